@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ChaCha20-Poly1305 (RFC 8439) and XChaCha20-Poly1305
+ * (draft-irtf-cfrg-xchacha: HChaCha20 subkey, 24-byte nonce).
+ */
+#ifndef ZINC_CHACHA20POLY1305_H
+#define ZINC_CHACHA20POLY1305_H
+
+#include "zinc/chacha20.h"
+#include "zinc/poly1305.h"
+
+enum {
+	CHACHA20POLY1305_KEY_SIZE = 32,
+	CHACHA20POLY1305_NONCE_SIZE = 12,
+	XCHACHA20POLY1305_NONCE_SIZE = 24,
+	CHACHA20POLY1305_TAG_SIZE = 16
+};
+
+/* The most data one nonce may protect: 2^32 - 1 blocks of 64 bytes. */
+#define CHACHA20POLY1305_MAX_DATA ((UINT64_C(1) << 38) - 64)
+
+/* One-shot.  encrypt writes src_len + 16 bytes (ciphertext || tag). */
+void chacha20poly1305_encrypt(uint8_t *dst, const uint8_t *src, size_t src_len,
+			      const uint8_t *ad, size_t ad_len,
+			      const uint8_t nonce[CHACHA20POLY1305_NONCE_SIZE],
+			      const uint8_t key[CHACHA20POLY1305_KEY_SIZE]);
+/*
+ * src is ciphertext || tag (src_len >= 16); writes src_len - 16 bytes.
+ * Returns false, with dst wiped, if the tag does not verify.
+ */
+bool chacha20poly1305_decrypt(uint8_t *dst, const uint8_t *src, size_t src_len,
+			      const uint8_t *ad, size_t ad_len,
+			      const uint8_t nonce[CHACHA20POLY1305_NONCE_SIZE],
+			      const uint8_t key[CHACHA20POLY1305_KEY_SIZE]);
+void xchacha20poly1305_encrypt(uint8_t *dst, const uint8_t *src, size_t src_len,
+			       const uint8_t *ad, size_t ad_len,
+			       const uint8_t nonce[XCHACHA20POLY1305_NONCE_SIZE],
+			       const uint8_t key[CHACHA20POLY1305_KEY_SIZE]);
+bool xchacha20poly1305_decrypt(uint8_t *dst, const uint8_t *src, size_t src_len,
+			       const uint8_t *ad, size_t ad_len,
+			       const uint8_t nonce[XCHACHA20POLY1305_NONCE_SIZE],
+			       const uint8_t key[CHACHA20POLY1305_KEY_SIZE]);
+
+/*
+ * Streaming: init, any number of ad() calls, any number of
+ * encrypt_update() or decrypt_update() calls, then final() (encryption)
+ * or final_verify() (decryption).
+ */
+struct chacha20poly1305_ctx {
+	struct chacha20_ctx chacha;
+	struct poly1305_ctx poly;
+	uint64_t ad_len;
+	uint64_t data_len;
+};
+
+void chacha20poly1305_init(struct chacha20poly1305_ctx *ctx,
+			   const uint8_t key[CHACHA20POLY1305_KEY_SIZE],
+			   const uint8_t nonce[CHACHA20POLY1305_NONCE_SIZE]);
+void xchacha20poly1305_init(struct chacha20poly1305_ctx *ctx,
+			    const uint8_t key[CHACHA20POLY1305_KEY_SIZE],
+			    const uint8_t nonce[XCHACHA20POLY1305_NONCE_SIZE]);
+/* Returns false, changing nothing, once data has been processed. */
+bool chacha20poly1305_ad(struct chacha20poly1305_ctx *ctx, const uint8_t *ad, size_t len);
+/*
+ * Return false, writing nothing, if the total data would pass
+ * CHACHA20POLY1305_MAX_DATA.  dst may equal src.
+ */
+bool chacha20poly1305_encrypt_update(struct chacha20poly1305_ctx *ctx, uint8_t *dst,
+				     const uint8_t *src, size_t len);
+bool chacha20poly1305_decrypt_update(struct chacha20poly1305_ctx *ctx, uint8_t *dst,
+				     const uint8_t *src, size_t len);
+/* Writes the 16-byte tag and wipes ctx. */
+void chacha20poly1305_final(struct chacha20poly1305_ctx *ctx,
+			    uint8_t tag[CHACHA20POLY1305_TAG_SIZE]);
+/*
+ * Compares the first tag_len (1..16) bytes of the computed tag with tag in
+ * constant time, wipes ctx, and returns true if they match.
+ */
+bool chacha20poly1305_final_verify(struct chacha20poly1305_ctx *ctx,
+				   const uint8_t *tag, size_t tag_len);
+
+#endif

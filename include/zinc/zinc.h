@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * zinc: common declarations of the primitive API.
+ *
+ * The primitives are plain functions over caller-owned state: none of them
+ * allocates, and none knows anything of OpenSSL.  Each primitive has one
+ * dispatch point, chosen once by zinc_init() from the CPU's features.
+ */
+#ifndef ZINC_ZINC_H
+#define ZINC_ZINC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Reads the CPU's features and lets every primitive choose its
+ * implementation.  Call once before any primitive; later calls are no-ops.
+ * Thread-safe.
+ */
+void zinc_init(void);
+
+/* A space-separated list of the CPU features zinc detected and uses. */
+const char *zinc_cpu_features_string(void);
+
+/* Overwrites len bytes at p with zeros in a way the compiler cannot elide. */
+void zinc_memzero(void *p, size_t len);
+
+/* Compares len bytes in time independent of their contents; true if equal. */
+bool zinc_memeq(const void *a, const void *b, size_t len);
+
+#endif

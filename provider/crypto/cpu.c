@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* CPU feature detection, done once, and the helpers every primitive shares. */
+#include "config.h"
+#include <pthread.h>
+#include "internal.h"
+
+unsigned int zinc_cpu_features;
+
+#if defined(ZINC_ASM_X86_64)
+/* generated/x86_64-cpuid.S */
+void zinc_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4]);
+uint64_t zinc_xgetbv(uint32_t xcr);
+
+static unsigned int detect_x86_64(void)
+{
+	uint32_t r[4], max_leaf;
+	unsigned int f = 0;
+	uint64_t xcr0 = 0;
+
+	zinc_cpuid(0, 0, r);
+	max_leaf = r[0];
+	if (max_leaf < 1)
+		return 0;
+	zinc_cpuid(1, 0, r);
+	if (r[2] & (1u << 9))
+		f |= ZINC_CPU_X86_SSSE3;
+	/* ymm and zmm state count only when the OS saves them (OSXSAVE, XCR0). */
+	if (r[2] & (1u << 27))
+		xcr0 = zinc_xgetbv(0);
+	if ((r[2] & (1u << 28)) && (xcr0 & 0x6) == 0x6)
+		f |= ZINC_CPU_X86_AVX;
+	if (max_leaf < 7)
+		return f;
+	zinc_cpuid(7, 0, r);
+	if ((f & ZINC_CPU_X86_AVX) && (r[1] & (1u << 5)))
+		f |= ZINC_CPU_X86_AVX2;
+	if (r[1] & (1u << 8))
+		f |= ZINC_CPU_X86_BMI2;
+	if (r[1] & (1u << 19))
+		f |= ZINC_CPU_X86_ADX;
+	if ((f & ZINC_CPU_X86_AVX) && (xcr0 & 0xe0) == 0xe0) {
+		if (r[1] & (1u << 16))
+			f |= ZINC_CPU_X86_AVX512F;
+		if (f & ZINC_CPU_X86_AVX512F) {
+			if (r[1] & (1u << 31))
+				f |= ZINC_CPU_X86_AVX512VL;
+			if (r[1] & (1u << 30))
+				f |= ZINC_CPU_X86_AVX512BW;
+			if (r[1] & (1u << 21))
+				f |= ZINC_CPU_X86_AVX512IFMA;
+			if (r[2] & (1u << 6))
+				f |= ZINC_CPU_X86_AVX512VBMI2;
+		}
+	}
+	return f;
+}
+#endif
+
+static const struct {
+	unsigned int bit;
+	const char *name;
+} feature_names[] = {
+	{ ZINC_CPU_X86_SSSE3, "ssse3" },
+	{ ZINC_CPU_X86_AVX, "avx" },
+	{ ZINC_CPU_X86_AVX2, "avx2" },
+	{ ZINC_CPU_X86_BMI2, "bmi2" },
+	{ ZINC_CPU_X86_ADX, "adx" },
+	{ ZINC_CPU_X86_AVX512F, "avx512f" },
+	{ ZINC_CPU_X86_AVX512VL, "avx512vl" },
+	{ ZINC_CPU_X86_AVX512BW, "avx512bw" },
+	{ ZINC_CPU_X86_AVX512IFMA, "avx512ifma" },
+	{ ZINC_CPU_X86_AVX512VBMI2, "avx512vbmi2" },
+};
+
+static char features_string[128];
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+static void init_once_fn(void)
+{
+	size_t i, n = 0;
+
+#if defined(ZINC_ASM_X86_64)
+	zinc_cpu_features = detect_x86_64();
+#endif
+	for (i = 0; i < sizeof(feature_names) / sizeof(feature_names[0]); i++) {
+		size_t len = strlen(feature_names[i].name);
+
+		if (!(zinc_cpu_features & feature_names[i].bit) ||
+		    n + len + 2 > sizeof(features_string))
+			continue;
+		if (n > 0)
+			features_string[n++] = ' ';
+		memcpy(features_string + n, feature_names[i].name, len);
+		n += len;
+	}
+	if (n == 0)
+		memcpy(features_string, "none", 5);
+
+	zinc_chacha20_choose();
+	zinc_poly1305_choose();
+	zinc_blake2s_choose();
+}
+
+void zinc_init(void)
+{
+	pthread_once(&init_once, init_once_fn);
+}
+
+const char *zinc_cpu_features_string(void)
+{
+	return features_string;
+}
+
+void zinc_memzero(void *p, size_t len)
+{
+	/* A volatile function pointer: the compiler cannot prove the call dead. */
+	static void *(*const volatile memset_v)(void *, int, size_t) = memset;
+
+	memset_v(p, 0, len);
+}
+
+bool zinc_memeq(const void *a, const void *b, size_t len)
+{
+	const volatile uint8_t *x = a, *y = b;
+	uint8_t d = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		d |= x[i] ^ y[i];
+	return d == 0;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Shared by the primitives only: CPU features and the per-primitive choice. */
+#ifndef ZINC_CRYPTO_INTERNAL_H
+#define ZINC_CRYPTO_INTERNAL_H
+
+#include <string.h>
+#include "zinc/zinc.h"
+
+/* CPU features, read once by zinc_init(). */
+enum zinc_cpu_feature {
+	ZINC_CPU_X86_SSSE3 = 1u << 0,
+	ZINC_CPU_X86_AVX = 1u << 1,
+	ZINC_CPU_X86_AVX2 = 1u << 2,
+	ZINC_CPU_X86_BMI2 = 1u << 3,
+	ZINC_CPU_X86_ADX = 1u << 4,
+	ZINC_CPU_X86_AVX512F = 1u << 5,
+	ZINC_CPU_X86_AVX512VL = 1u << 6,
+	ZINC_CPU_X86_AVX512BW = 1u << 7,
+	ZINC_CPU_X86_AVX512IFMA = 1u << 8,
+	ZINC_CPU_X86_AVX512VBMI2 = 1u << 9
+};
+extern unsigned int zinc_cpu_features;
+
+/*
+ * Each primitive's dispatch point: called once by zinc_init(), after the
+ * CPU features are known, to let the arch glue pick its implementation.
+ */
+void zinc_chacha20_choose(void);
+void zinc_poly1305_choose(void);
+void zinc_blake2s_choose(void);
+
+static inline uint32_t zinc_load_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline void zinc_store_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static inline void zinc_store_le64(uint8_t *p, uint64_t v)
+{
+	zinc_store_le32(p, (uint32_t)v);
+	zinc_store_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+static inline uint32_t zinc_rol32(uint32_t v, unsigned int n)
+{
+	return (v << n) | (v >> (32 - n));
+}
+
+static inline uint32_t zinc_ror32(uint32_t v, unsigned int n)
+{
+	return (v >> n) | (v << (32 - n));
+}
+
+#endif

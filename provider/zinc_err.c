@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* zinc's error reasons, raised through the core so they carry zinc's name. */
+#include <stdarg.h>
+#include "zinc_prov.h"
+
+const OSSL_ITEM zinc_reason_strings[] = {
+	{ ZINC_R_INVALID_KEY_LENGTH, "invalid key length" },
+	{ ZINC_R_INVALID_IV_LENGTH, "invalid iv length" },
+	{ ZINC_R_INVALID_TAG_LENGTH, "invalid tag length" },
+	{ ZINC_R_TAG_MISMATCH, "tag mismatch: the message is not authentic" },
+	{ ZINC_R_TAG_NOT_SET, "no tag was set before decryption's final" },
+	{ ZINC_R_TAG_NOT_AVAILABLE, "the tag is available only after encryption's final" },
+	{ ZINC_R_NO_KEY_SET, "no key set" },
+	{ ZINC_R_NO_IV_SET, "no iv set" },
+	{ ZINC_R_AAD_AFTER_DATA, "additional data must come before the message" },
+	{ ZINC_R_UPDATE_AFTER_FINAL, "update or final after final" },
+	{ ZINC_R_DATA_LIMIT_EXCEEDED, "too much data for one nonce" },
+	{ ZINC_R_OUTPUT_BUFFER_TOO_SMALL, "output buffer too small" },
+	{ ZINC_R_INVALID_INPUT_LENGTH, "invalid input length" },
+	{ ZINC_R_INVALID_TLS_AAD, "invalid TLS additional data" },
+	{ ZINC_R_INVALID_OUTPUT_SIZE, "invalid output size" },
+	{ ZINC_R_INVALID_SALT_LENGTH, "invalid salt length" },
+	{ ZINC_R_INVALID_CUSTOM_LENGTH, "invalid custom (personalisation) length" },
+	{ ZINC_R_FAILED_TO_GET_PARAMETER, "failed to get parameter" },
+	{ ZINC_R_FAILED_TO_SET_PARAMETER, "failed to set parameter" },
+	{ ZINC_R_NOT_INITIALISED, "operation not initialised" },
+	{ ZINC_R_OUT_OF_MEMORY, "out of memory" },
+	{ ZINC_R_NULL_ARGUMENT, "null argument" },
+	{ ZINC_R_INVALID_MODE, "operation not supported in this mode" },
+	{ 0, NULL }
+};
+
+static OSSL_FUNC_core_new_error_fn *core_new_error;
+static OSSL_FUNC_core_set_error_debug_fn *core_set_error_debug;
+static OSSL_FUNC_core_vset_error_fn *core_vset_error;
+
+void zinc_err_init(const OSSL_DISPATCH *in)
+{
+	for (; in->function_id != 0; in++) {
+		switch (in->function_id) {
+		case OSSL_FUNC_CORE_NEW_ERROR:
+			core_new_error = OSSL_FUNC_core_new_error(in);
+			break;
+		case OSSL_FUNC_CORE_SET_ERROR_DEBUG:
+			core_set_error_debug = OSSL_FUNC_core_set_error_debug(in);
+			break;
+		case OSSL_FUNC_CORE_VSET_ERROR:
+			core_vset_error = OSSL_FUNC_core_vset_error(in);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* vset_error takes a va_list: wrap it so that a reason needs no format. */
+static void set_error(const OSSL_CORE_HANDLE *handle, int reason, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	core_vset_error(handle, (uint32_t)reason, fmt, ap);
+	va_end(ap);
+}
+
+void zinc_raise(const struct zinc_provctx *provctx, int reason,
+		const char *file, int line, const char *func)
+{
+	if (provctx == NULL || core_new_error == NULL || core_set_error_debug == NULL ||
+	    core_vset_error == NULL)
+		return;
+	core_new_error(provctx->handle);
+	core_set_error_debug(provctx->handle, file, line, func);
+	set_error(provctx->handle, reason, NULL);
+}

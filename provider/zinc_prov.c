@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The provider's entry point: algorithm tables and provider parameters. */
+#include <stdio.h>
+#include <string.h>
+#include <openssl/provider.h>
+#include "zinc_prov.h"
+#include "zinc/blake2s.h"
+#include "zinc/chacha20.h"
+#include "zinc/poly1305.h"
+#include "config.h"
+
+static const OSSL_ALGORITHM zinc_ciphers[] = {
+	{ "ChaCha20", ZINC_PROPERTIES, zinc_chacha20_functions, "ChaCha20 (RFC 8439)" },
+	{ "ChaCha20-Poly1305", ZINC_PROPERTIES, zinc_chacha20_poly1305_functions,
+	  "ChaCha20-Poly1305 AEAD (RFC 8439)" },
+	{ "XChaCha20-Poly1305", ZINC_PROPERTIES, zinc_xchacha20_poly1305_functions,
+	  "XChaCha20-Poly1305 AEAD (draft-irtf-cfrg-xchacha)" },
+	{ NULL, NULL, NULL, NULL }
+};
+
+static const OSSL_ALGORITHM zinc_macs[] = {
+	{ "POLY1305", ZINC_PROPERTIES, zinc_poly1305_mac_functions, "Poly1305 (RFC 8439)" },
+	{ "BLAKE2SMAC:1.3.6.1.4.1.1722.12.2.2", ZINC_PROPERTIES, zinc_blake2s_mac_functions,
+	  "keyed BLAKE2s (RFC 7693)" },
+	{ NULL, NULL, NULL, NULL }
+};
+
+static const OSSL_ALGORITHM zinc_digests[] = {
+	{ "BLAKE2S-256:BLAKE2s256:1.3.6.1.4.1.1722.12.2.2.8", ZINC_PROPERTIES,
+	  zinc_blake2s256_functions, "BLAKE2s-256 (RFC 7693)" },
+	{ NULL, NULL, NULL, NULL }
+};
+
+static const OSSL_ALGORITHM *zinc_query(void *provctx, int operation_id, int *no_cache)
+{
+	(void)provctx;
+	*no_cache = 0;
+	switch (operation_id) {
+	case OSSL_OP_CIPHER:
+		return zinc_ciphers;
+	case OSSL_OP_MAC:
+		return zinc_macs;
+	case OSSL_OP_DIGEST:
+		return zinc_digests;
+	default:
+		return NULL;
+	}
+}
+
+/* Written once, at the first load, when the implementations are known. */
+static char buildinfo[512];
+
+static void make_buildinfo(void)
+{
+	snprintf(buildinfo, sizeof(buildinfo),
+		 "zinc %s; chacha20: %s; poly1305: %s; blake2s: %s; cpu: %s",
+		 PACKAGE_VERSION, chacha20_implementation(), poly1305_implementation(),
+		 blake2s_implementation(), zinc_cpu_features_string());
+}
+
+static const OSSL_PARAM zinc_gettable_params_list[] = {
+	OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_NAME, NULL, 0),
+	OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_VERSION, NULL, 0),
+	OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, NULL, 0),
+	OSSL_PARAM_int(OSSL_PROV_PARAM_STATUS, NULL),
+	OSSL_PARAM_END
+};
+
+static const OSSL_PARAM *zinc_gettable_params(void *provctx)
+{
+	(void)provctx;
+	return zinc_gettable_params_list;
+}
+
+static int zinc_get_params(void *vprovctx, OSSL_PARAM params[])
+{
+	OSSL_PARAM *p;
+
+	p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME);
+	if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, "zinc"))
+		goto bad;
+	p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION);
+	if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, PACKAGE_VERSION))
+		goto bad;
+	p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO);
+	if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, buildinfo))
+		goto bad;
+	p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS);
+	if (p != NULL && !OSSL_PARAM_set_int(p, 1))
+		goto bad;
+	return 1;
+bad:
+	ZINC_RAISE(vprovctx, ZINC_R_FAILED_TO_GET_PARAMETER);
+	return 0;
+}
+
+static const OSSL_ITEM *zinc_get_reason_strings(void *provctx)
+{
+	(void)provctx;
+	return zinc_reason_strings;
+}
+
+static void zinc_teardown(void *vprovctx)
+{
+	OPENSSL_free(vprovctx);
+}
+
+static const OSSL_DISPATCH zinc_dispatch[] = {
+	{ OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))zinc_teardown },
+	{ OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, (void (*)(void))zinc_gettable_params },
+	{ OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))zinc_get_params },
+	{ OSSL_FUNC_PROVIDER_QUERY_OPERATION, (void (*)(void))zinc_query },
+	{ OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, (void (*)(void))zinc_get_reason_strings },
+	{ 0, NULL }
+};
+
+/* The module's one exported symbol (declared in <openssl/core.h>). */
+__attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
+		       const OSSL_DISPATCH **out, void **provctx_out)
+{
+	static CRYPTO_ONCE once = CRYPTO_ONCE_STATIC_INIT;
+	struct zinc_provctx *provctx;
+
+	zinc_err_init(in);
+	zinc_init();
+	if (!CRYPTO_THREAD_run_once(&once, make_buildinfo))
+		return 0;
+
+	provctx = OPENSSL_zalloc(sizeof(*provctx));
+	if (provctx == NULL)
+		return 0;
+	provctx->handle = handle;
+	*out = zinc_dispatch;
+	*provctx_out = provctx;
+	return 1;
+}

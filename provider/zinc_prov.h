@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* What the provider's algorithm files share: the provider context and errors. */
+#ifndef ZINC_PROV_H
+#define ZINC_PROV_H
+
+#include <openssl/core.h>
+#include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/params.h>
+
+#define ZINC_PROPERTIES "provider=zinc"
+
+struct zinc_provctx {
+	const OSSL_CORE_HANDLE *handle;
+};
+
+/*
+ * Reason codes: each has its string in zinc_err.c, which the core shows
+ * under the library name "zinc".  Append new ones; never renumber.
+ */
+enum zinc_reason {
+	ZINC_R_INVALID_KEY_LENGTH = 1,
+	ZINC_R_INVALID_IV_LENGTH,
+	ZINC_R_INVALID_TAG_LENGTH,
+	ZINC_R_TAG_MISMATCH,
+	ZINC_R_TAG_NOT_SET,
+	ZINC_R_TAG_NOT_AVAILABLE,
+	ZINC_R_NO_KEY_SET,
+	ZINC_R_NO_IV_SET,
+	ZINC_R_AAD_AFTER_DATA,
+	ZINC_R_UPDATE_AFTER_FINAL,
+	ZINC_R_DATA_LIMIT_EXCEEDED,
+	ZINC_R_OUTPUT_BUFFER_TOO_SMALL,
+	ZINC_R_INVALID_INPUT_LENGTH,
+	ZINC_R_INVALID_TLS_AAD,
+	ZINC_R_INVALID_OUTPUT_SIZE,
+	ZINC_R_INVALID_SALT_LENGTH,
+	ZINC_R_INVALID_CUSTOM_LENGTH,
+	ZINC_R_FAILED_TO_GET_PARAMETER,
+	ZINC_R_FAILED_TO_SET_PARAMETER,
+	ZINC_R_NOT_INITIALISED,
+	ZINC_R_OUT_OF_MEMORY,
+	ZINC_R_NULL_ARGUMENT,
+	ZINC_R_INVALID_MODE
+};
+
+/* The reason table handed to the core (zinc_err.c). */
+extern const OSSL_ITEM zinc_reason_strings[];
+
+/* Takes the core's error functions from its dispatch table. */
+void zinc_err_init(const OSSL_DISPATCH *in);
+void zinc_raise(const struct zinc_provctx *provctx, int reason,
+		const char *file, int line, const char *func);
+#define ZINC_RAISE(provctx, reason) \
+	zinc_raise((provctx), (reason), OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC)
+
+/* Algorithm implementations, one file each. */
+extern const OSSL_DISPATCH zinc_chacha20_functions[];
+extern const OSSL_DISPATCH zinc_chacha20_poly1305_functions[];
+extern const OSSL_DISPATCH zinc_xchacha20_poly1305_functions[];
+extern const OSSL_DISPATCH zinc_poly1305_mac_functions[];
+extern const OSSL_DISPATCH zinc_blake2s_mac_functions[];
+extern const OSSL_DISPATCH zinc_blake2s256_functions[];
+
+#endif

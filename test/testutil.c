@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/provider.h>
+#include "testutil.h"
+
+static unsigned int tests_run, tests_failed;
+
+int zt_ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	tests_run++;
+	if (!cond)
+		tests_failed++;
+	printf("%sok %u - ", cond ? "" : "not ", tests_run);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	return cond;
+}
+
+void zt_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("ok %u # SKIP ", ++tests_run);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+void zt_diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("# ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+static void diag_hex(const char *label, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	size_t i;
+
+	printf("#   %s (%zu):", label, len);
+	for (i = 0; i < len && i < 256; i++)
+		printf("%s%02x", i % 32 == 0 ? "\n#     " : "", p[i]);
+	printf("%s\n", len > 256 ? " ..." : "");
+}
+
+int zt_mem_eq(const void *got, size_t got_len, const void *want, size_t want_len,
+	      const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	int eq = got_len == want_len && (got_len == 0 || memcmp(got, want, got_len) == 0);
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	zt_ok(eq, "%s", msg);
+	if (!eq) {
+		diag_hex("got", got, got_len);
+		diag_hex("want", want, want_len);
+	}
+	return eq;
+}
+
+/* --- library contexts ----------------------------------------------------- */
+
+static OSSL_LIB_CTX *zinc_ctx, *default_ctx, *preferred_ctx;
+
+static void bail(const char *what)
+{
+	printf("Bail out! %s\n", what);
+	ERR_print_errors_fp(stdout);
+	exit(99);
+}
+
+static OSSL_LIB_CTX *new_ctx(int with_zinc, int with_default)
+{
+	OSSL_LIB_CTX *ctx = OSSL_LIB_CTX_new();
+	const char *dir = getenv("ZINC_MODULE_DIR");
+
+	if (ctx == NULL)
+		bail("OSSL_LIB_CTX_new failed");
+	if (with_zinc) {
+		if (dir != NULL && !OSSL_PROVIDER_set_default_search_path(ctx, dir))
+			bail("cannot set the module search path");
+		if (OSSL_PROVIDER_load(ctx, "zinc") == NULL)
+			bail("cannot load the zinc provider (is ZINC_MODULE_DIR set?)");
+	}
+	if (with_default && OSSL_PROVIDER_load(ctx, "default") == NULL)
+		bail("cannot load the default provider");
+	return ctx;
+}
+
+OSSL_LIB_CTX *zt_zinc_ctx(void)
+{
+	if (zinc_ctx == NULL)
+		zinc_ctx = new_ctx(1, 0);
+	return zinc_ctx;
+}
+
+OSSL_LIB_CTX *zt_default_ctx(void)
+{
+	if (default_ctx == NULL)
+		default_ctx = new_ctx(0, 1);
+	return default_ctx;
+}
+
+OSSL_LIB_CTX *zt_preferred_ctx(void)
+{
+	if (preferred_ctx == NULL) {
+		preferred_ctx = new_ctx(1, 1);
+		if (!EVP_set_default_properties(preferred_ctx, "?provider=zinc"))
+			bail("cannot set default properties");
+	}
+	return preferred_ctx;
+}
+
+int zt_done(void)
+{
+	OSSL_LIB_CTX_free(zinc_ctx);
+	OSSL_LIB_CTX_free(default_ctx);
+	OSSL_LIB_CTX_free(preferred_ctx);
+	zinc_ctx = default_ctx = preferred_ctx = NULL;
+	printf("1..%u\n", tests_run);
+	if (tests_failed)
+		zt_diag("%u of %u checks failed", tests_failed, tests_run);
+	return tests_failed ? 1 : 0;
+}
+
+const char *zt_zinc_reason(void)
+{
+	static char reason[256];
+	unsigned long e = ERR_peek_last_error();
+	const char *lib = ERR_lib_error_string(e);
+	const char *r = ERR_reason_error_string(e);
+	int from_zinc = e != 0 && lib != NULL && strcmp(lib, "zinc") == 0 && r != NULL;
+
+	if (from_zinc)
+		snprintf(reason, sizeof(reason), "%s", r);
+	ERR_clear_error();
+	return from_zinc ? reason : NULL;
+}
+
+void zt_clear_errors(void)
+{
+	unsigned long e;
+	char buf[256];
+
+	while ((e = ERR_get_error()) != 0) {
+		ERR_error_string_n(e, buf, sizeof(buf));
+		zt_diag("error queue: %s", buf);
+	}
+}
+
+/* --- random data: splitmix64, reproducible from the printed seed ---------- */
+
+static uint64_t rng_state;
+static int rng_seeded;
+
+uint64_t zt_rand_u64(void)
+{
+	uint64_t z;
+
+	if (!rng_seeded) {
+		const char *s = getenv("ZINC_TEST_SEED");
+
+		rng_state = s != NULL ? strtoull(s, NULL, 0) : (uint64_t)time(NULL);
+		rng_seeded = 1;
+		zt_diag("ZINC_TEST_SEED=%llu", (unsigned long long)rng_state);
+	}
+	z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+void zt_rand(void *buf, size_t len)
+{
+	unsigned char *p = buf;
+
+	while (len > 0) {
+		uint64_t r = zt_rand_u64();
+		size_t n = len < 8 ? len : 8;
+
+		memcpy(p, &r, n);
+		p += n;
+		len -= n;
+	}
+}
+
+size_t zt_rand_below(size_t n)
+{
+	return (size_t)(zt_rand_u64() % n);
+}
+
+/* --- data ------------------------------------------------------------------ */
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+unsigned char *zt_unhex(const char *hex, size_t *len)
+{
+	size_t n = strlen(hex), i;
+	unsigned char *out = malloc(n / 2 + 1);
+
+	if (out == NULL || n % 2 != 0)
+		bail("bad hex string");
+	for (i = 0; i < n / 2; i++) {
+		int hi = hexval((unsigned char)hex[2 * i]), lo = hexval((unsigned char)hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			bail("bad hex digit");
+		out[i] = (unsigned char)(hi << 4 | lo);
+	}
+	*len = n / 2;
+	return out;
+}
+
+char *zt_vector_path(const char *relative)
+{
+	const char *dir = getenv("ZINC_VECTORS");
+	struct stat st;
+	char *path;
+
+	if (dir == NULL || *dir == '\0') {
+		zt_skip("%s: ZINC_VECTORS is not set", relative);
+		return NULL;
+	}
+	path = malloc(strlen(dir) + strlen(relative) + 2);
+	if (path == NULL)
+		bail("out of memory");
+	sprintf(path, "%s/%s", dir, relative);
+	if (stat(path, &st) != 0) {
+		zt_skip("%s is absent: the shared vectors are not beside this tree", path);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* --- evp_test stanzas ------------------------------------------------------ */
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+void zt_stanza_free(struct zt_stanza *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		free(s->key[i]);
+		free(s->value[i]);
+	}
+	s->n = 0;
+}
+
+int zt_stanza_next(FILE *f, struct zt_stanza *s)
+{
+	char buf[65536];
+
+	zt_stanza_free(s);
+	while (fgets(buf, sizeof(buf), f) != NULL) {
+		char *line, *eq;
+
+		s->lines_read++;
+		line = trim(buf);
+		if (*line == '#')
+			continue;
+		if (*line == '\0') {
+			if (s->n > 0)
+				return 1;
+			continue;
+		}
+		eq = strchr(line, '=');
+		if (eq == NULL || s->n == ZT_STANZA_MAX)
+			bail("malformed stanza line");
+		*eq = '\0';
+		if (s->n == 0)
+			s->line = s->lines_read;
+		s->key[s->n] = strdup(trim(line));
+		s->value[s->n] = strdup(trim(eq + 1));
+		s->n++;
+	}
+	return s->n > 0;
+}
+
+const char *zt_stanza_get(const struct zt_stanza *s, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (strcmp(s->key[i], key) == 0)
+			return s->value[i];
+	return NULL;
+}
+
+unsigned char *zt_stanza_bytes(const struct zt_stanza *s, const char *key, size_t *len)
+{
+	const char *v = zt_stanza_get(s, key);
+	size_t n;
+
+	if (v == NULL)
+		return NULL;
+	n = strlen(v);
+	if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
+		unsigned char *out = malloc(n);
+
+		if (out == NULL)
+			bail("out of memory");
+		memcpy(out, v + 1, n - 2);
+		*len = n - 2;
+		return out;
+	}
+	return zt_unhex(v, len);
+}
