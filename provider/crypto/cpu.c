@@ -99,6 +99,7 @@ static void init_once_fn(void)
 	zinc_chacha20_choose();
 	zinc_poly1305_choose();
 	zinc_blake2s_choose();
+	zinc_curve25519_choose();
 }
 
 void zinc_init(void)

@@ -28,6 +28,7 @@ extern unsigned int zinc_cpu_features;
 void zinc_chacha20_choose(void);
 void zinc_poly1305_choose(void);
 void zinc_blake2s_choose(void);
+void zinc_curve25519_choose(void);
 
 static inline uint32_t zinc_load_le32(const uint8_t *p)
 {
