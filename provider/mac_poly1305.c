@@ -1,3 +1,216 @@
-/* STUB: to be written */
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * EVP_MAC "POLY1305": a one-time authenticator, so a key serves one message.
+ * Behaves as OpenSSL's default provider does: init without a key keeps the
+ * key loaded last if nothing has been absorbed with it yet (or, with no key
+ * at all, succeeds and leaves update and final to fail), and fails once the
+ * key has been used.  Where the default provider would run on a wiped or
+ * missing state (update or final after final, or with no key), zinc raises
+ * an error instead.
+ */
+#include <string.h>
+#include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
 #include "zinc_prov.h"
-const OSSL_DISPATCH zinc_poly1305_mac_functions[] = { { 0, NULL } };
+#include "zinc/poly1305.h"
+
+enum poly1305_phase {
+	P_NO_KEY,	/* no key loaded */
+	P_FRESH,	/* key loaded, nothing absorbed: init without a key may keep it */
+	P_ABSORBING,	/* update ran: the key is spent for any other message */
+	P_DONE		/* final ran: the state is wiped */
+};
+
+struct poly1305_mac {
+	struct poly1305_ctx state;	/* first: the allocation aligns it */
+	struct zinc_provctx *provctx;
+	void *alloc;			/* what OPENSSL_zalloc returned */
+	enum poly1305_phase phase;
+};
+
+/* The state wants 64-byte alignment, more than the allocator promises. */
+#define POLY1305_MAC_ALLOC (sizeof(struct poly1305_mac) + _Alignof(struct poly1305_mac) - 1)
+
+static struct poly1305_mac *poly1305_mac_alloc(void)
+{
+	void *alloc = OPENSSL_zalloc(POLY1305_MAC_ALLOC);
+	uintptr_t align = _Alignof(struct poly1305_mac);
+	struct poly1305_mac *mac;
+
+	if (alloc == NULL)
+		return NULL;
+	mac = (struct poly1305_mac *)(((uintptr_t)alloc + align - 1) & ~(align - 1));
+	mac->alloc = alloc;
+	return mac;
+}
+
+static void *poly1305_mac_new(void *provctx)
+{
+	struct poly1305_mac *mac = poly1305_mac_alloc();
+
+	if (mac == NULL) {
+		ZINC_RAISE(provctx, ZINC_R_OUT_OF_MEMORY);
+		return NULL;
+	}
+	mac->provctx = provctx;
+	mac->phase = P_NO_KEY;
+	return mac;
+}
+
+static void poly1305_mac_free(void *vmac)
+{
+	struct poly1305_mac *mac = vmac;
+
+	if (mac != NULL)
+		OPENSSL_clear_free(mac->alloc, POLY1305_MAC_ALLOC);
+}
+
+static void *poly1305_mac_dup(void *vsrc)
+{
+	const struct poly1305_mac *src = vsrc;
+	struct poly1305_mac *dst = poly1305_mac_alloc();
+	void *alloc;
+
+	if (dst == NULL) {
+		ZINC_RAISE(src->provctx, ZINC_R_OUT_OF_MEMORY);
+		return NULL;
+	}
+	alloc = dst->alloc;
+	memcpy(dst, src, sizeof(*dst));
+	dst->alloc = alloc;
+	return dst;
+}
+
+static int poly1305_mac_setkey(struct poly1305_mac *mac, const void *key, size_t keylen)
+{
+	if (keylen != POLY1305_KEY_SIZE) {
+		ZINC_RAISE(mac->provctx, ZINC_R_INVALID_KEY_LENGTH);
+		return 0;
+	}
+	poly1305_init(&mac->state, key);
+	mac->phase = P_FRESH;
+	return 1;
+}
+
+static const OSSL_PARAM poly1305_settable[] = {
+	OSSL_PARAM_octet_string(OSSL_MAC_PARAM_KEY, NULL, 0),
+	OSSL_PARAM_END
+};
+
+static const OSSL_PARAM *poly1305_mac_settable_ctx_params(void *vmac, void *provctx)
+{
+	(void)vmac;
+	(void)provctx;
+	return poly1305_settable;
+}
+
+static int poly1305_mac_set_ctx_params(void *vmac, const OSSL_PARAM params[])
+{
+	struct poly1305_mac *mac = vmac;
+	const OSSL_PARAM *p;
+	const void *key;
+	size_t keylen;
+
+	p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_KEY);
+	if (p == NULL)
+		return 1;
+	if (!OSSL_PARAM_get_octet_string_ptr(p, &key, &keylen)) {
+		ZINC_RAISE(mac->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
+		return 0;
+	}
+	return poly1305_mac_setkey(mac, key, keylen);
+}
+
+static int poly1305_mac_init(void *vmac, const unsigned char *key, size_t keylen,
+			     const OSSL_PARAM params[])
+{
+	struct poly1305_mac *mac = vmac;
+
+	if (!poly1305_mac_set_ctx_params(mac, params))
+		return 0;
+	if (key != NULL)
+		return poly1305_mac_setkey(mac, key, keylen);
+	/* Without a key, a key already used for a message cannot serve again. */
+	if (mac->phase == P_ABSORBING || mac->phase == P_DONE) {
+		ZINC_RAISE(mac->provctx, ZINC_R_NO_KEY_SET);
+		return 0;
+	}
+	return 1;
+}
+
+static int poly1305_mac_ready(struct poly1305_mac *mac)
+{
+	switch (mac->phase) {
+	case P_NO_KEY:
+		ZINC_RAISE(mac->provctx, ZINC_R_NO_KEY_SET);
+		return 0;
+	case P_DONE:
+		ZINC_RAISE(mac->provctx, ZINC_R_UPDATE_AFTER_FINAL);
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+static int poly1305_mac_update(void *vmac, const unsigned char *in, size_t len)
+{
+	struct poly1305_mac *mac = vmac;
+
+	if (!poly1305_mac_ready(mac))
+		return 0;
+	mac->phase = P_ABSORBING;
+	if (len > 0)
+		poly1305_update(&mac->state, in, len);
+	return 1;
+}
+
+static int poly1305_mac_final(void *vmac, unsigned char *out, size_t *outl, size_t outsize)
+{
+	struct poly1305_mac *mac = vmac;
+
+	if (!poly1305_mac_ready(mac))
+		return 0;
+	if (outsize < POLY1305_MAC_SIZE) {
+		ZINC_RAISE(mac->provctx, ZINC_R_OUTPUT_BUFFER_TOO_SMALL);
+		return 0;
+	}
+	poly1305_final(&mac->state, out);
+	mac->phase = P_DONE;
+	*outl = POLY1305_MAC_SIZE;
+	return 1;
+}
+
+/* Only an algorithm-level "size", as the default provider has. */
+static const OSSL_PARAM poly1305_gettable[] = {
+	OSSL_PARAM_size_t(OSSL_MAC_PARAM_SIZE, NULL),
+	OSSL_PARAM_END
+};
+
+static const OSSL_PARAM *poly1305_mac_gettable_params(void *provctx)
+{
+	(void)provctx;
+	return poly1305_gettable;
+}
+
+/* No provider context reaches here, so a failure cannot be raised. */
+static int poly1305_mac_get_params(OSSL_PARAM params[])
+{
+	OSSL_PARAM *p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_SIZE);
+
+	return p == NULL || OSSL_PARAM_set_size_t(p, POLY1305_MAC_SIZE);
+}
+
+const OSSL_DISPATCH zinc_poly1305_mac_functions[] = {
+	{ OSSL_FUNC_MAC_NEWCTX, (void (*)(void))poly1305_mac_new },
+	{ OSSL_FUNC_MAC_DUPCTX, (void (*)(void))poly1305_mac_dup },
+	{ OSSL_FUNC_MAC_FREECTX, (void (*)(void))poly1305_mac_free },
+	{ OSSL_FUNC_MAC_INIT, (void (*)(void))poly1305_mac_init },
+	{ OSSL_FUNC_MAC_UPDATE, (void (*)(void))poly1305_mac_update },
+	{ OSSL_FUNC_MAC_FINAL, (void (*)(void))poly1305_mac_final },
+	{ OSSL_FUNC_MAC_GETTABLE_PARAMS, (void (*)(void))poly1305_mac_gettable_params },
+	{ OSSL_FUNC_MAC_GET_PARAMS, (void (*)(void))poly1305_mac_get_params },
+	{ OSSL_FUNC_MAC_SETTABLE_CTX_PARAMS, (void (*)(void))poly1305_mac_settable_ctx_params },
+	{ OSSL_FUNC_MAC_SET_CTX_PARAMS, (void (*)(void))poly1305_mac_set_ctx_params },
+	{ 0, NULL }
+};

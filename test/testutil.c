@@ -83,6 +83,9 @@ int zt_mem_eq(const void *got, size_t got_len, const void *want, size_t want_len
 /* --- library contexts ----------------------------------------------------- */
 
 static OSSL_LIB_CTX *zinc_ctx, *default_ctx, *preferred_ctx;
+/* OpenSSL 3.0 leaks a provider still loaded when its context is freed. */
+static OSSL_PROVIDER *loaded[4];
+static size_t nloaded;
 
 static void bail(const char *what)
 {
@@ -101,10 +104,10 @@ static OSSL_LIB_CTX *new_ctx(int with_zinc, int with_default)
 	if (with_zinc) {
 		if (dir != NULL && !OSSL_PROVIDER_set_default_search_path(ctx, dir))
 			bail("cannot set the module search path");
-		if (OSSL_PROVIDER_load(ctx, "zinc") == NULL)
+		if ((loaded[nloaded++] = OSSL_PROVIDER_load(ctx, "zinc")) == NULL)
 			bail("cannot load the zinc provider (is ZINC_MODULE_DIR set?)");
 	}
-	if (with_default && OSSL_PROVIDER_load(ctx, "default") == NULL)
+	if (with_default && (loaded[nloaded++] = OSSL_PROVIDER_load(ctx, "default")) == NULL)
 		bail("cannot load the default provider");
 	return ctx;
 }
@@ -135,6 +138,8 @@ OSSL_LIB_CTX *zt_preferred_ctx(void)
 
 int zt_done(void)
 {
+	while (nloaded > 0)
+		OSSL_PROVIDER_unload(loaded[--nloaded]);
 	OSSL_LIB_CTX_free(zinc_ctx);
 	OSSL_LIB_CTX_free(default_ctx);
 	OSSL_LIB_CTX_free(preferred_ctx);
