@@ -8,7 +8,6 @@
  * missing state (update or final after final, or with no key), zinc raises
  * an error instead.
  */
-#include <string.h>
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
@@ -23,31 +22,14 @@ enum poly1305_phase {
 };
 
 struct poly1305_mac {
-	struct poly1305_ctx state;	/* first: the allocation aligns it */
+	struct poly1305_ctx state;
 	struct zinc_provctx *provctx;
-	void *alloc;			/* what OPENSSL_zalloc returned */
 	enum poly1305_phase phase;
 };
 
-/* The state wants 64-byte alignment, more than the allocator promises. */
-#define POLY1305_MAC_ALLOC (sizeof(struct poly1305_mac) + _Alignof(struct poly1305_mac) - 1)
-
-static struct poly1305_mac *poly1305_mac_alloc(void)
-{
-	void *alloc = OPENSSL_zalloc(POLY1305_MAC_ALLOC);
-	uintptr_t align = _Alignof(struct poly1305_mac);
-	struct poly1305_mac *mac;
-
-	if (alloc == NULL)
-		return NULL;
-	mac = (struct poly1305_mac *)(((uintptr_t)alloc + align - 1) & ~(align - 1));
-	mac->alloc = alloc;
-	return mac;
-}
-
 static void *poly1305_mac_new(void *provctx)
 {
-	struct poly1305_mac *mac = poly1305_mac_alloc();
+	struct poly1305_mac *mac = OPENSSL_zalloc(sizeof(*mac));
 
 	if (mac == NULL) {
 		ZINC_RAISE(provctx, ZINC_R_OUT_OF_MEMORY);
@@ -62,23 +44,16 @@ static void poly1305_mac_free(void *vmac)
 {
 	struct poly1305_mac *mac = vmac;
 
-	if (mac != NULL)
-		OPENSSL_clear_free(mac->alloc, POLY1305_MAC_ALLOC);
+	OPENSSL_clear_free(mac, sizeof(*mac));
 }
 
 static void *poly1305_mac_dup(void *vsrc)
 {
 	const struct poly1305_mac *src = vsrc;
-	struct poly1305_mac *dst = poly1305_mac_alloc();
-	void *alloc;
+	struct poly1305_mac *dst = OPENSSL_memdup(src, sizeof(*src));
 
-	if (dst == NULL) {
+	if (dst == NULL)
 		ZINC_RAISE(src->provctx, ZINC_R_OUT_OF_MEMORY);
-		return NULL;
-	}
-	alloc = dst->alloc;
-	memcpy(dst, src, sizeof(*dst));
-	dst->alloc = alloc;
 	return dst;
 }
 

@@ -14,9 +14,10 @@ enum {
 struct poly1305_ctx {
 	/*
 	 * Accumulator and powers of r, laid out by whichever implementation
-	 * runs; large and aligned enough for the vector implementations.
+	 * runs; large enough for the vector implementations, which use
+	 * unaligned loads so that contexts need no more than malloc's alignment.
 	 */
-	_Alignas(64) uint64_t opaque[48];
+	uint64_t opaque[48];
 	uint32_t nonce[4];		/* s, the second half of the key */
 	uint8_t buf[POLY1305_BLOCK_SIZE];
 	size_t buflen;
