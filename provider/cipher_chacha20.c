@@ -1,3 +1,292 @@
-/* STUB: to be written */
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ChaCha20 (RFC 8439) as OpenSSL's "ChaCha20" stream cipher: a 32-byte key
+ * and a 16-byte IV that is a little-endian block counter then the nonce.
+ * Names, parameters and results follow OpenSSL 3.0's default provider.
+ */
+#include <string.h>
+#include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
 #include "zinc_prov.h"
-const OSSL_DISPATCH zinc_chacha20_functions[] = { { 0, NULL } };
+#include "zinc/chacha20.h"
+
+struct chacha20_glue {
+	const struct zinc_provctx *provctx;
+	struct chacha20_ctx chacha;
+	/* Kept so that key and IV can be given in separate init calls. */
+	uint8_t key[CHACHA20_KEY_SIZE];
+	uint8_t iv[CHACHA20_IV_SIZE];
+	/* Bytes processed since iv was loaded: a key-only init restarts at this block. */
+	uint64_t offset;
+	bool key_set;
+};
+
+static void *zc20_newctx(void *provctx)
+{
+	struct chacha20_glue *g = OPENSSL_zalloc(sizeof(*g));
+
+	if (g == NULL) {
+		ZINC_RAISE(provctx, ZINC_R_OUT_OF_MEMORY);
+		return NULL;
+	}
+	g->provctx = provctx;
+	return g;
+}
+
+static void zc20_freectx(void *vctx)
+{
+	OPENSSL_clear_free(vctx, sizeof(struct chacha20_glue));
+}
+
+static void *zc20_dupctx(void *vctx)
+{
+	struct chacha20_glue *g = vctx;
+	struct chacha20_glue *dup = OPENSSL_memdup(g, sizeof(*g));
+
+	if (dup == NULL)
+		ZINC_RAISE(g->provctx, ZINC_R_OUT_OF_MEMORY);
+	return dup;
+}
+
+static uint32_t load_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void store_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+/*
+ * The default provider keeps its block counter when only the key changes:
+ * the stream goes on from the start of the block holding the next byte.
+ * The counter spans the IV's first two words (see chacha20.h).
+ */
+static void zc20_iv_to_current_block(struct chacha20_glue *g)
+{
+	uint64_t block = ((uint64_t)load_le32(g->iv + 4) << 32 | load_le32(g->iv)) + g->offset / 64;
+
+	store_le32(g->iv, (uint32_t)block);
+	store_le32(g->iv + 4, (uint32_t)(block >> 32));
+}
+
+static int zc20_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
+
+static int zc20_init(void *vctx, const unsigned char *key, size_t keylen,
+		     const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[])
+{
+	struct chacha20_glue *g = vctx;
+
+	if (key != NULL && keylen != CHACHA20_KEY_SIZE) {
+		ZINC_RAISE(g->provctx, ZINC_R_INVALID_KEY_LENGTH);
+		return 0;
+	}
+	if (iv != NULL && ivlen != CHACHA20_IV_SIZE) {
+		ZINC_RAISE(g->provctx, ZINC_R_INVALID_IV_LENGTH);
+		return 0;
+	}
+	if (key != NULL) {
+		if (iv == NULL)
+			zc20_iv_to_current_block(g);
+		memcpy(g->key, key, CHACHA20_KEY_SIZE);
+		g->key_set = true;
+	}
+	if (iv != NULL)
+		memcpy(g->iv, iv, CHACHA20_IV_SIZE);
+	/* With neither, the default provider goes on with the stream as it was. */
+	if (key != NULL || iv != NULL) {
+		chacha20_init(&g->chacha, g->key, g->iv);
+		g->offset = 0;
+	}
+	return zc20_set_ctx_params(g, params);
+}
+
+static int zc20_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize,
+		       const unsigned char *in, size_t inl)
+{
+	struct chacha20_glue *g = vctx;
+
+	if (!g->key_set) {
+		ZINC_RAISE(g->provctx, ZINC_R_NO_KEY_SET);
+		return 0;
+	}
+	if (inl == 0) {
+		*outl = 0;
+		return 1;
+	}
+	if (out == NULL || in == NULL) {
+		ZINC_RAISE(g->provctx, ZINC_R_NULL_ARGUMENT);
+		return 0;
+	}
+	if (outsize < inl) {
+		ZINC_RAISE(g->provctx, ZINC_R_OUTPUT_BUFFER_TOO_SMALL);
+		return 0;
+	}
+	chacha20_crypt(&g->chacha, out, in, inl);
+	g->offset += inl;
+	*outl = inl;
+	return 1;
+}
+
+/* A stream cipher has nothing left to write; like default, the stream may go on. */
+static int zc20_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
+{
+	struct chacha20_glue *g = vctx;
+
+	(void)out;
+	(void)outsize;
+	if (!g->key_set) {
+		ZINC_RAISE(g->provctx, ZINC_R_NO_KEY_SET);
+		return 0;
+	}
+	*outl = 0;
+	return 1;
+}
+
+static const OSSL_PARAM zc20_gettable_params_list[] = {
+	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, NULL),
+	OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, NULL),
+	OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, NULL),
+	OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, NULL),
+	OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, NULL),
+	OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, NULL),
+	OSSL_PARAM_END
+};
+
+static const OSSL_PARAM *zc20_gettable_params(void *provctx)
+{
+	(void)provctx;
+	return zc20_gettable_params_list;
+}
+
+/* Algorithm parameters: no context, so a wrong type can only fail. */
+static int zc20_get_params(OSSL_PARAM params[])
+{
+	OSSL_PARAM *p;
+
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE);
+	if (p != NULL && !OSSL_PARAM_set_uint(p, 0))
+		return 0;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
+	if (p != NULL && !OSSL_PARAM_set_size_t(p, CHACHA20_KEY_SIZE))
+		return 0;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
+	if (p != NULL && !OSSL_PARAM_set_size_t(p, CHACHA20_IV_SIZE))
+		return 0;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE);
+	if (p != NULL && !OSSL_PARAM_set_size_t(p, 1))
+		return 0;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD);
+	if (p != NULL && !OSSL_PARAM_set_int(p, 0))
+		return 0;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV);
+	if (p != NULL && !OSSL_PARAM_set_int(p, 1))
+		return 0;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CTS);
+	if (p != NULL && !OSSL_PARAM_set_int(p, 0))
+		return 0;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK);
+	if (p != NULL && !OSSL_PARAM_set_int(p, 0))
+		return 0;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_HAS_RAND_KEY);
+	if (p != NULL && !OSSL_PARAM_set_int(p, 0))
+		return 0;
+	return 1;
+}
+
+static const OSSL_PARAM zc20_ctx_params_list[] = {
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+	OSSL_PARAM_END
+};
+
+static const OSSL_PARAM *zc20_gettable_ctx_params(void *cctx, void *provctx)
+{
+	(void)cctx;
+	(void)provctx;
+	return zc20_ctx_params_list;
+}
+
+static const OSSL_PARAM *zc20_settable_ctx_params(void *cctx, void *provctx)
+{
+	(void)cctx;
+	(void)provctx;
+	return zc20_ctx_params_list;
+}
+
+static int zc20_get_ctx_params(void *vctx, OSSL_PARAM params[])
+{
+	struct chacha20_glue *g = vctx;
+	OSSL_PARAM *p;
+
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
+	if (p != NULL && !OSSL_PARAM_set_size_t(p, CHACHA20_KEY_SIZE))
+		goto bad;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
+	if (p != NULL && !OSSL_PARAM_set_size_t(p, CHACHA20_IV_SIZE))
+		goto bad;
+	return 1;
+bad:
+	ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_GET_PARAMETER);
+	return 0;
+}
+
+/* Both lengths are fixed: setting them to anything else fails, as in default. */
+static int zc20_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+{
+	struct chacha20_glue *g = vctx;
+	const OSSL_PARAM *p;
+	size_t len;
+
+	if (params == NULL)
+		return 1;
+	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN);
+	if (p != NULL) {
+		if (!OSSL_PARAM_get_size_t(p, &len)) {
+			ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
+			return 0;
+		}
+		if (len != CHACHA20_KEY_SIZE) {
+			ZINC_RAISE(g->provctx, ZINC_R_INVALID_KEY_LENGTH);
+			return 0;
+		}
+	}
+	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_IVLEN);
+	if (p != NULL) {
+		if (!OSSL_PARAM_get_size_t(p, &len)) {
+			ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
+			return 0;
+		}
+		if (len != CHACHA20_IV_SIZE) {
+			ZINC_RAISE(g->provctx, ZINC_R_INVALID_IV_LENGTH);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+const OSSL_DISPATCH zinc_chacha20_functions[] = {
+	{ OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))zc20_newctx },
+	{ OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))zc20_freectx },
+	{ OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))zc20_dupctx },
+	{ OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))zc20_init },
+	{ OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))zc20_init },
+	{ OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))zc20_update },
+	{ OSSL_FUNC_CIPHER_FINAL, (void (*)(void))zc20_final },
+	{ OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))zc20_update },
+	{ OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))zc20_get_params },
+	{ OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))zc20_gettable_params },
+	{ OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))zc20_get_ctx_params },
+	{ OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))zc20_gettable_ctx_params },
+	{ OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))zc20_set_ctx_params },
+	{ OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))zc20_settable_ctx_params },
+	{ 0, NULL }
+};

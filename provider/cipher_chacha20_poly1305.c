@@ -1,4 +1,619 @@
-/* STUB: to be written */
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ChaCha20-Poly1305 (RFC 8439) and XChaCha20-Poly1305 as OpenSSL AEAD
+ * ciphers: one implementation, two dispatch tables that differ in the
+ * nonce length (12 or 24 bytes) and the primitive's init.  Names,
+ * parameters and results follow the default provider's ChaCha20-Poly1305,
+ * including its TLS 1.2 record mode, except where zinc refuses misuse
+ * that default lets through (marked "stricter than default").
+ */
+#include <string.h>
+#include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
 #include "zinc_prov.h"
-const OSSL_DISPATCH zinc_chacha20_poly1305_functions[] = { { 0, NULL } };
-const OSSL_DISPATCH zinc_xchacha20_poly1305_functions[] = { { 0, NULL } };
+#include "zinc/chacha20poly1305.h"
+
+#define TLS_AAD_LEN 13		/* seq(8) type(1) version(2) length(2) */
+#define TLS_SEQ_LEN 8
+
+struct aead_variant {
+	size_t nonce_len;
+	void (*init)(struct chacha20poly1305_ctx *ctx, const uint8_t *key, const uint8_t *nonce);
+};
+
+static const struct aead_variant chacha20_poly1305_variant = {
+	CHACHA20POLY1305_NONCE_SIZE, chacha20poly1305_init
+};
+
+static const struct aead_variant xchacha20_poly1305_variant = {
+	XCHACHA20POLY1305_NONCE_SIZE, xchacha20poly1305_init
+};
+
+enum aead_state {
+	AEAD_IDLE,		/* key or nonce given: the stream starts at the first use */
+	AEAD_STREAM,		/* AAD, then data, then final */
+	AEAD_TLS_RECORD,	/* tlsaad given: the next update is one whole record */
+	AEAD_FINISHED		/* after final or a record: needs an init or a tlsaad */
+};
+
+struct aead_glue {
+	const struct zinc_provctx *provctx;
+	const struct aead_variant *variant;
+	struct chacha20poly1305_ctx aead;
+	uint8_t key[CHACHA20POLY1305_KEY_SIZE];
+	/* The last IV given, by init or tlsivfixed; TLS records XOR their sequence into it. */
+	uint8_t nonce[XCHACHA20POLY1305_NONCE_SIZE];
+	uint8_t record_nonce[XCHACHA20POLY1305_NONCE_SIZE];
+	uint8_t tls_aad[TLS_AAD_LEN];
+	/* Encryption: the computed tag (tag_ready); decryption: the expected one (tag_set). */
+	uint8_t tag[CHACHA20POLY1305_TAG_SIZE];
+	size_t tag_len;		/* "taglen": as in default, only setting "tag" changes it */
+	size_t tls_payload_len;
+	size_t tls_aad_pad;	/* "tlsaadpad": 0 until the first tlsaad, then 16 */
+	enum aead_state state;
+	bool enc, key_set, nonce_set, tag_set, tag_ready;
+};
+
+static void *aead_newctx(void *provctx, const struct aead_variant *variant)
+{
+	struct aead_glue *g = OPENSSL_zalloc(sizeof(*g));
+
+	if (g == NULL) {
+		ZINC_RAISE(provctx, ZINC_R_OUT_OF_MEMORY);
+		return NULL;
+	}
+	g->provctx = provctx;
+	g->variant = variant;
+	return g;
+}
+
+static void *chacha20_poly1305_newctx(void *provctx)
+{
+	return aead_newctx(provctx, &chacha20_poly1305_variant);
+}
+
+static void *xchacha20_poly1305_newctx(void *provctx)
+{
+	return aead_newctx(provctx, &xchacha20_poly1305_variant);
+}
+
+static void aead_freectx(void *vctx)
+{
+	OPENSSL_clear_free(vctx, sizeof(struct aead_glue));
+}
+
+static void *aead_dupctx(void *vctx)
+{
+	struct aead_glue *g = vctx;
+	struct aead_glue *dup = OPENSSL_memdup(g, sizeof(*g));
+
+	if (dup == NULL)
+		ZINC_RAISE(g->provctx, ZINC_R_OUT_OF_MEMORY);
+	return dup;
+}
+
+static int aead_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
+
+/*
+ * Key and IV may come in separate calls; either restarts the stream.  As in
+ * default, an expected tag set before stays (callers may set it first), but
+ * a computed one is gone.  A call with neither leaves the stream alone, as
+ * default does.
+ */
+static int aead_init(struct aead_glue *g, const unsigned char *key, size_t keylen,
+		     const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[], bool enc)
+{
+	if (key != NULL && keylen != CHACHA20POLY1305_KEY_SIZE) {
+		ZINC_RAISE(g->provctx, ZINC_R_INVALID_KEY_LENGTH);
+		return 0;
+	}
+	if (iv != NULL && ivlen != g->variant->nonce_len) {
+		ZINC_RAISE(g->provctx, ZINC_R_INVALID_IV_LENGTH);
+		return 0;
+	}
+	g->enc = enc;
+	if (key != NULL) {
+		memcpy(g->key, key, CHACHA20POLY1305_KEY_SIZE);
+		g->key_set = true;
+	}
+	if (iv != NULL) {
+		memcpy(g->nonce, iv, g->variant->nonce_len);
+		g->nonce_set = true;
+	}
+	if (key != NULL || iv != NULL) {
+		g->state = AEAD_IDLE;
+		g->tag_ready = false;
+	}
+	return aead_set_ctx_params(g, params);
+}
+
+static int aead_einit(void *vctx, const unsigned char *key, size_t keylen,
+		      const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[])
+{
+	return aead_init(vctx, key, keylen, iv, ivlen, params, true);
+}
+
+static int aead_dinit(void *vctx, const unsigned char *key, size_t keylen,
+		      const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[])
+{
+	return aead_init(vctx, key, keylen, iv, ivlen, params, false);
+}
+
+/*
+ * Default would run with a zero key or nonce; zinc refuses (stricter than
+ * default).
+ */
+static int aead_start(struct aead_glue *g)
+{
+	if (!g->key_set) {
+		ZINC_RAISE(g->provctx, ZINC_R_NO_KEY_SET);
+		return 0;
+	}
+	if (!g->nonce_set) {
+		ZINC_RAISE(g->provctx, ZINC_R_NO_IV_SET);
+		return 0;
+	}
+	g->variant->init(&g->aead, g->key, g->nonce);
+	g->state = AEAD_STREAM;
+	return 1;
+}
+
+/*
+ * TLS 1.2 record, as libssl 3.0 drives default's cipher: in is payload ||
+ * tag space (the length tlsaad announced, plus 16).  Encryption writes
+ * ciphertext || tag and reports all of it; decryption writes the payload,
+ * reports its length, and on a wrong tag wipes it and fails.
+ */
+static int aead_tls_record(struct aead_glue *g, unsigned char *out, size_t *outl,
+			   size_t outsize, const unsigned char *in, size_t inl)
+{
+	size_t plen = g->tls_payload_len;
+	uint8_t tag[CHACHA20POLY1305_TAG_SIZE];
+	bool ok;
+
+	if (out == NULL) {
+		ZINC_RAISE(g->provctx, ZINC_R_INVALID_MODE);
+		return 0;
+	}
+	/* A wrong length leaves the record pending, as in default. */
+	if (inl != plen + CHACHA20POLY1305_TAG_SIZE) {
+		ZINC_RAISE(g->provctx, ZINC_R_INVALID_INPUT_LENGTH);
+		return 0;
+	}
+	if (outsize < inl) {
+		ZINC_RAISE(g->provctx, ZINC_R_OUTPUT_BUFFER_TOO_SMALL);
+		return 0;
+	}
+	if (!g->key_set) {
+		ZINC_RAISE(g->provctx, ZINC_R_NO_KEY_SET);
+		return 0;
+	}
+	g->variant->init(&g->aead, g->key, g->record_nonce);
+	/* Cannot fail: nothing has been processed and a record is < 64 KB. */
+	chacha20poly1305_ad(&g->aead, g->tls_aad, TLS_AAD_LEN);
+	/* Default goes on with a fresh stream under the same nonce; zinc refuses that. */
+	g->state = AEAD_FINISHED;
+	if (g->enc) {
+		chacha20poly1305_encrypt_update(&g->aead, out, in, plen);
+		chacha20poly1305_final(&g->aead, g->tag);
+		memcpy(out + plen, g->tag, CHACHA20POLY1305_TAG_SIZE);
+		g->tag_ready = true;
+		*outl = inl;
+		return 1;
+	}
+	/* Copied first: decrypting in place must not touch it, but be sure. */
+	memcpy(tag, in + plen, CHACHA20POLY1305_TAG_SIZE);
+	chacha20poly1305_decrypt_update(&g->aead, out, in, plen);
+	ok = chacha20poly1305_final_verify(&g->aead, tag, CHACHA20POLY1305_TAG_SIZE);
+	if (!ok) {
+		OPENSSL_cleanse(out, plen);
+		ZINC_RAISE(g->provctx, ZINC_R_TAG_MISMATCH);
+		return 0;
+	}
+	*outl = plen;
+	return 1;
+}
+
+/*
+ * out == NULL: additional data.  As default, a zero-length update does
+ * nothing, and outl counts the AAD too.  Unlike default, AAD after data
+ * and any use after final fail (stricter than default).
+ */
+static int aead_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize,
+		       const unsigned char *in, size_t inl)
+{
+	struct aead_glue *g = vctx;
+	bool ok;
+
+	if (inl == 0) {
+		*outl = 0;
+		return 1;
+	}
+	if (in == NULL) {
+		ZINC_RAISE(g->provctx, ZINC_R_NULL_ARGUMENT);
+		return 0;
+	}
+	switch (g->state) {
+	case AEAD_TLS_RECORD:
+		return aead_tls_record(g, out, outl, outsize, in, inl);
+	case AEAD_FINISHED:
+		ZINC_RAISE(g->provctx, ZINC_R_UPDATE_AFTER_FINAL);
+		return 0;
+	case AEAD_IDLE:
+		if (!aead_start(g))
+			return 0;
+		break;
+	case AEAD_STREAM:
+		break;
+	}
+	if (out == NULL) {
+		if (!chacha20poly1305_ad(&g->aead, in, inl)) {
+			ZINC_RAISE(g->provctx, ZINC_R_AAD_AFTER_DATA);
+			return 0;
+		}
+		*outl = inl;
+		return 1;
+	}
+	if (outsize < inl) {
+		ZINC_RAISE(g->provctx, ZINC_R_OUTPUT_BUFFER_TOO_SMALL);
+		return 0;
+	}
+	if (g->enc)
+		ok = chacha20poly1305_encrypt_update(&g->aead, out, in, inl);
+	else
+		ok = chacha20poly1305_decrypt_update(&g->aead, out, in, inl);
+	if (!ok) {
+		ZINC_RAISE(g->provctx, ZINC_R_DATA_LIMIT_EXCEEDED);
+		return 0;
+	}
+	*outl = inl;
+	return 1;
+}
+
+/*
+ * Writes nothing.  Decryption fails without a tag (default would accept
+ * the message unauthenticated: stricter than default).
+ */
+static int aead_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
+{
+	struct aead_glue *g = vctx;
+
+	(void)out;
+	(void)outsize;
+	switch (g->state) {
+	case AEAD_TLS_RECORD:
+		ZINC_RAISE(g->provctx, ZINC_R_INVALID_MODE);
+		return 0;
+	case AEAD_FINISHED:
+		ZINC_RAISE(g->provctx, ZINC_R_UPDATE_AFTER_FINAL);
+		return 0;
+	case AEAD_IDLE:
+		if (!aead_start(g))
+			return 0;
+		break;
+	case AEAD_STREAM:
+		break;
+	}
+	g->state = AEAD_FINISHED;
+	*outl = 0;
+	if (g->enc) {
+		chacha20poly1305_final(&g->aead, g->tag);
+		g->tag_ready = true;
+		return 1;
+	}
+	if (!g->tag_set) {
+		OPENSSL_cleanse(&g->aead, sizeof(g->aead));
+		ZINC_RAISE(g->provctx, ZINC_R_TAG_NOT_SET);
+		return 0;
+	}
+	if (!chacha20poly1305_final_verify(&g->aead, g->tag, g->tag_len)) {
+		ZINC_RAISE(g->provctx, ZINC_R_TAG_MISMATCH);
+		return 0;
+	}
+	return 1;
+}
+
+static const OSSL_PARAM aead_gettable_params_list[] = {
+	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, NULL),
+	OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, NULL),
+	OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, NULL),
+	OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, NULL),
+	OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, NULL),
+	OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, NULL),
+	OSSL_PARAM_END
+};
+
+static const OSSL_PARAM *aead_gettable_params(void *provctx)
+{
+	(void)provctx;
+	return aead_gettable_params_list;
+}
+
+/* Algorithm parameters: no context, so a wrong type can only fail. */
+static int aead_get_params(OSSL_PARAM params[], size_t nonce_len)
+{
+	OSSL_PARAM *p;
+
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE);
+	if (p != NULL && !OSSL_PARAM_set_uint(p, 0))
+		return 0;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
+	if (p != NULL && !OSSL_PARAM_set_size_t(p, CHACHA20POLY1305_KEY_SIZE))
+		return 0;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
+	if (p != NULL && !OSSL_PARAM_set_size_t(p, nonce_len))
+		return 0;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE);
+	if (p != NULL && !OSSL_PARAM_set_size_t(p, 1))
+		return 0;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD);
+	if (p != NULL && !OSSL_PARAM_set_int(p, 1))
+		return 0;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV);
+	if (p != NULL && !OSSL_PARAM_set_int(p, 1))
+		return 0;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CTS);
+	if (p != NULL && !OSSL_PARAM_set_int(p, 0))
+		return 0;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK);
+	if (p != NULL && !OSSL_PARAM_set_int(p, 0))
+		return 0;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_HAS_RAND_KEY);
+	if (p != NULL && !OSSL_PARAM_set_int(p, 0))
+		return 0;
+	return 1;
+}
+
+static int chacha20_poly1305_get_params(OSSL_PARAM params[])
+{
+	return aead_get_params(params, CHACHA20POLY1305_NONCE_SIZE);
+}
+
+static int xchacha20_poly1305_get_params(OSSL_PARAM params[])
+{
+	return aead_get_params(params, XCHACHA20POLY1305_NONCE_SIZE);
+}
+
+static const OSSL_PARAM aead_gettable_ctx_params_list[] = {
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, NULL),
+	OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, NULL),
+	OSSL_PARAM_END
+};
+
+static const OSSL_PARAM aead_settable_ctx_params_list[] = {
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+	OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
+	OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, NULL, 0),
+	OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, NULL, 0),
+	OSSL_PARAM_END
+};
+
+static const OSSL_PARAM *aead_gettable_ctx_params(void *cctx, void *provctx)
+{
+	(void)cctx;
+	(void)provctx;
+	return aead_gettable_ctx_params_list;
+}
+
+static const OSSL_PARAM *aead_settable_ctx_params(void *cctx, void *provctx)
+{
+	(void)cctx;
+	(void)provctx;
+	return aead_settable_ctx_params_list;
+}
+
+/*
+ * The tag exists only after encryption's final or an encrypted record
+ * (default hands out zeros or a stale tag otherwise: stricter than default).
+ */
+static int aead_get_tag(struct aead_glue *g, OSSL_PARAM *p)
+{
+	if (p->data_type != OSSL_PARAM_OCTET_STRING) {
+		ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_GET_PARAMETER);
+		return 0;
+	}
+	if (p->data_size == 0 || p->data_size > CHACHA20POLY1305_TAG_SIZE) {
+		ZINC_RAISE(g->provctx, ZINC_R_INVALID_TAG_LENGTH);
+		return 0;
+	}
+	if (!g->enc || !g->tag_ready) {
+		ZINC_RAISE(g->provctx, ZINC_R_TAG_NOT_AVAILABLE);
+		return 0;
+	}
+	if (!OSSL_PARAM_set_octet_string(p, g->tag, p->data_size)) {
+		ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_GET_PARAMETER);
+		return 0;
+	}
+	return 1;
+}
+
+static int aead_get_ctx_params(void *vctx, OSSL_PARAM params[])
+{
+	struct aead_glue *g = vctx;
+	OSSL_PARAM *p;
+
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
+	if (p != NULL && !OSSL_PARAM_set_size_t(p, CHACHA20POLY1305_KEY_SIZE))
+		goto bad;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
+	if (p != NULL && !OSSL_PARAM_set_size_t(p, g->variant->nonce_len))
+		goto bad;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN);
+	if (p != NULL && !OSSL_PARAM_set_size_t(p, g->tag_len))
+		goto bad;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD);
+	if (p != NULL && !OSSL_PARAM_set_size_t(p, g->tls_aad_pad))
+		goto bad;
+	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG);
+	if (p != NULL && !aead_get_tag(g, p))
+		return 0;
+	return 1;
+bad:
+	ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_GET_PARAMETER);
+	return 0;
+}
+
+static int aead_set_len(struct aead_glue *g, const OSSL_PARAM *p, size_t want, int reason)
+{
+	size_t len;
+
+	if (!OSSL_PARAM_get_size_t(p, &len)) {
+		ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
+		return 0;
+	}
+	if (len != want) {
+		ZINC_RAISE(g->provctx, reason);
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * Decryption's expected tag, 1..16 bytes (a shorter one is compared
+ * truncated, as in default).  Without data only the length is set, as in
+ * default, for both directions.
+ */
+static int aead_set_tag(struct aead_glue *g, const OSSL_PARAM *p)
+{
+	if (p->data_type != OSSL_PARAM_OCTET_STRING) {
+		ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
+		return 0;
+	}
+	if (p->data_size == 0 || p->data_size > CHACHA20POLY1305_TAG_SIZE) {
+		ZINC_RAISE(g->provctx, ZINC_R_INVALID_TAG_LENGTH);
+		return 0;
+	}
+	if (p->data != NULL) {
+		if (g->enc) {
+			ZINC_RAISE(g->provctx, ZINC_R_INVALID_MODE);
+			return 0;
+		}
+		memcpy(g->tag, p->data, p->data_size);
+		g->tag_set = true;
+	}
+	g->tag_len = p->data_size;
+	return 1;
+}
+
+static int aead_set_tls_iv_fixed(struct aead_glue *g, const OSSL_PARAM *p)
+{
+	if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL) {
+		ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
+		return 0;
+	}
+	if (p->data_size != g->variant->nonce_len) {
+		ZINC_RAISE(g->provctx, ZINC_R_INVALID_IV_LENGTH);
+		return 0;
+	}
+	memcpy(g->nonce, p->data, g->variant->nonce_len);
+	g->nonce_set = true;
+	return 1;
+}
+
+/*
+ * The 13-byte TLS AAD: the record nonce is the fixed IV XOR the sequence
+ * number in its last 8 bytes; decryption's length field loses the tag.
+ */
+static int aead_set_tls_aad(struct aead_glue *g, const OSSL_PARAM *p)
+{
+	const uint8_t *aad = p->data;
+	size_t i, len, base;
+
+	if (p->data_type != OSSL_PARAM_OCTET_STRING || aad == NULL) {
+		ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
+		return 0;
+	}
+	if (p->data_size != TLS_AAD_LEN) {
+		ZINC_RAISE(g->provctx, ZINC_R_INVALID_TLS_AAD);
+		return 0;
+	}
+	len = (size_t)aad[TLS_AAD_LEN - 2] << 8 | aad[TLS_AAD_LEN - 1];
+	if (!g->enc) {
+		if (len < CHACHA20POLY1305_TAG_SIZE) {
+			ZINC_RAISE(g->provctx, ZINC_R_INVALID_TLS_AAD);
+			return 0;
+		}
+		len -= CHACHA20POLY1305_TAG_SIZE;
+	}
+	if (!g->nonce_set) {
+		ZINC_RAISE(g->provctx, ZINC_R_NO_IV_SET);
+		return 0;
+	}
+	memcpy(g->tls_aad, aad, TLS_AAD_LEN);
+	g->tls_aad[TLS_AAD_LEN - 2] = (uint8_t)(len >> 8);
+	g->tls_aad[TLS_AAD_LEN - 1] = (uint8_t)len;
+	g->tls_payload_len = len;
+	base = g->variant->nonce_len - TLS_SEQ_LEN;
+	memcpy(g->record_nonce, g->nonce, g->variant->nonce_len);
+	for (i = 0; i < TLS_SEQ_LEN; i++)
+		g->record_nonce[base + i] ^= aad[i];
+	g->tls_aad_pad = CHACHA20POLY1305_TAG_SIZE;
+	g->tag_ready = false;
+	g->state = AEAD_TLS_RECORD;
+	return 1;
+}
+
+/*
+ * Each parameter is located once.  tlsivfixed is taken before tlsaad so
+ * that one call may carry both.
+ */
+static int aead_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+{
+	struct aead_glue *g = vctx;
+	const OSSL_PARAM *p;
+
+	if (params == NULL)
+		return 1;
+	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN);
+	if (p != NULL && !aead_set_len(g, p, CHACHA20POLY1305_KEY_SIZE, ZINC_R_INVALID_KEY_LENGTH))
+		return 0;
+	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_IVLEN);
+	if (p != NULL && !aead_set_len(g, p, g->variant->nonce_len, ZINC_R_INVALID_IV_LENGTH))
+		return 0;
+	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG);
+	if (p != NULL && !aead_set_tag(g, p))
+		return 0;
+	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED);
+	if (p != NULL && !aead_set_tls_iv_fixed(g, p))
+		return 0;
+	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD);
+	if (p != NULL && !aead_set_tls_aad(g, p))
+		return 0;
+	return 1;
+}
+
+#define AEAD_COMMON_FUNCTIONS \
+	{ OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))aead_freectx }, \
+	{ OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))aead_dupctx }, \
+	{ OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))aead_einit }, \
+	{ OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))aead_dinit }, \
+	{ OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))aead_update }, \
+	{ OSSL_FUNC_CIPHER_FINAL, (void (*)(void))aead_final }, \
+	{ OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))aead_update }, \
+	{ OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))aead_gettable_params }, \
+	{ OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))aead_get_ctx_params }, \
+	{ OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))aead_gettable_ctx_params }, \
+	{ OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))aead_set_ctx_params }, \
+	{ OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))aead_settable_ctx_params }
+
+const OSSL_DISPATCH zinc_chacha20_poly1305_functions[] = {
+	{ OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))chacha20_poly1305_newctx },
+	{ OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))chacha20_poly1305_get_params },
+	AEAD_COMMON_FUNCTIONS,
+	{ 0, NULL }
+};
+
+const OSSL_DISPATCH zinc_xchacha20_poly1305_functions[] = {
+	{ OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))xchacha20_poly1305_newctx },
+	{ OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))xchacha20_poly1305_get_params },
+	AEAD_COMMON_FUNCTIONS,
+	{ 0, NULL }
+};
