@@ -153,15 +153,20 @@ int zt_done(void)
 const char *zt_zinc_reason(void)
 {
 	static char reason[256];
-	unsigned long e = ERR_peek_last_error();
-	const char *lib = ERR_lib_error_string(e);
-	const char *r = ERR_reason_error_string(e);
-	int from_zinc = e != 0 && lib != NULL && strcmp(lib, "zinc") == 0 && r != NULL;
+	const char *found = NULL;
+	unsigned long e;
 
-	if (from_zinc)
-		snprintf(reason, sizeof(reason), "%s", r);
-	ERR_clear_error();
-	return from_zinc ? reason : NULL;
+	/* The first zinc error is the cause; EVP may queue its own after it. */
+	while ((e = ERR_get_error()) != 0) {
+		const char *lib = ERR_lib_error_string(e);
+		const char *r = ERR_reason_error_string(e);
+
+		if (found == NULL && lib != NULL && strcmp(lib, "zinc") == 0 && r != NULL) {
+			snprintf(reason, sizeof(reason), "%s", r);
+			found = reason;
+		}
+	}
+	return found;
 }
 
 void zt_clear_errors(void)

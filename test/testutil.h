@@ -34,7 +34,7 @@ OSSL_LIB_CTX *zt_zinc_ctx(void);
 OSSL_LIB_CTX *zt_default_ctx(void);
 OSSL_LIB_CTX *zt_preferred_ctx(void);
 
-/* The reason string of the last error if zinc raised it, else NULL; clears the queue. */
+/* The reason of the first error zinc queued, else NULL; clears the queue. */
 const char *zt_zinc_reason(void);
 /* Clears the error queue, printing it as diagnostics if not empty. */
 void zt_clear_errors(void);
