@@ -254,9 +254,14 @@ static char *read_file(const char *path)
 	if (f == NULL)
 		return NULL;
 	for (;;) {
-		buf = realloc(buf, len + 65536 + 1);
-		if (buf == NULL)
+		char *grown = realloc(buf, len + 65536 + 1);
+
+		if (grown == NULL) {
+			free(buf);
+			buf = NULL;
 			break;
+		}
+		buf = grown;
 		n = fread(buf + len, 1, 65536, f);
 		len += n;
 		if (n == 0) {
@@ -299,9 +304,13 @@ static struct wp_case *wycheproof_cases(char *json, size_t *count, long *declare
 		char *key, *value;
 
 		if (*p == '}' && have == HAVE_ALL) {
-			cases = realloc(cases, (n + 1) * sizeof(*cases));
-			if (cases == NULL)
+			struct wp_case *grown = realloc(cases, (n + 1) * sizeof(*cases));
+
+			if (grown == NULL) {
+				free(cases);
 				return NULL;
+			}
+			cases = grown;
 			cases[n++] = cur;
 			have = 0;
 		}
