@@ -53,33 +53,34 @@ static const uint8_t blake2s_sigma[10][16] = {
 	{ 10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0 },
 };
 
-#define G(r, i, a, b, c, d) do {					\
-		a += b + m[blake2s_sigma[r][2 * (i)]];			\
-		d = zinc_ror32(d ^ a, 16);				\
-		c += d;							\
-		b = zinc_ror32(b ^ c, 12);				\
-		a += b + m[blake2s_sigma[r][2 * (i) + 1]];		\
-		d = zinc_ror32(d ^ a, 8);				\
-		c += d;							\
-		b = zinc_ror32(b ^ c, 7);				\
+/* G mixes message words sigma[r][j] and sigma[r][j + 1] into a, b, c, d. */
+#define G(r, j, a, b, c, d) do {					\
+		(a) += (b) + m[blake2s_sigma[r][(j)]];			\
+		(d) = zinc_ror32((d) ^ (a), 16);			\
+		(c) += (d);						\
+		(b) = zinc_ror32((b) ^ (c), 12);			\
+		(a) += (b) + m[blake2s_sigma[r][(j) + 1]];		\
+		(d) = zinc_ror32((d) ^ (a), 8);				\
+		(c) += (d);						\
+		(b) = zinc_ror32((b) ^ (c), 7);				\
 	} while (0)
 
 #define ROUND(r) do {							\
 		G(r, 0, v[0], v[4], v[8], v[12]);			\
-		G(r, 1, v[1], v[5], v[9], v[13]);			\
-		G(r, 2, v[2], v[6], v[10], v[14]);			\
-		G(r, 3, v[3], v[7], v[11], v[15]);			\
-		G(r, 4, v[0], v[5], v[10], v[15]);			\
-		G(r, 5, v[1], v[6], v[11], v[12]);			\
-		G(r, 6, v[2], v[7], v[8], v[13]);			\
-		G(r, 7, v[3], v[4], v[9], v[14]);			\
+		G(r, 2, v[1], v[5], v[9], v[13]);			\
+		G(r, 4, v[2], v[6], v[10], v[14]);			\
+		G(r, 6, v[3], v[7], v[11], v[15]);			\
+		G(r, 8, v[0], v[5], v[10], v[15]);			\
+		G(r, 10, v[1], v[6], v[11], v[12]);			\
+		G(r, 12, v[2], v[7], v[8], v[13]);			\
+		G(r, 14, v[3], v[4], v[9], v[14]);			\
 	} while (0)
 
 static void blake2s_compress_generic(struct blake2s_state *state, const uint8_t *block,
 				     size_t nblocks, uint32_t inc)
 {
 	uint32_t m[16], v[16];
-	int i;
+	size_t i;
 
 	while (nblocks--) {
 		state->t[0] += inc;
@@ -126,7 +127,7 @@ void blake2s_init_param(struct blake2s_state *state, size_t outlen,
 			const uint8_t salt[BLAKE2S_SALT_SIZE],
 			const uint8_t personal[BLAKE2S_PERSONAL_SIZE])
 {
-	int i;
+	size_t i;
 
 	memset(state, 0, sizeof(*state));
 	for (i = 0; i < 8; i++)
@@ -187,7 +188,7 @@ void blake2s_update(struct blake2s_state *state, const uint8_t *in, size_t inlen
 void blake2s_final(struct blake2s_state *state, uint8_t *out)
 {
 	uint8_t digest[BLAKE2S_HASH_SIZE];
-	int i;
+	size_t i;
 
 	state->f[0] = 0xffffffff;
 	memset(state->buf + state->buflen, 0, BLAKE2S_BLOCK_SIZE - state->buflen);

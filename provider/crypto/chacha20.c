@@ -44,16 +44,16 @@ static const char *chacha20_arch_name(void)
 /* --- portable C ---------------------------------------------------------- */
 
 #define QUARTER_ROUND(a, b, c, d) do {				\
-		a += b; d = zinc_rol32(d ^ a, 16);		\
-		c += d; b = zinc_rol32(b ^ c, 12);		\
-		a += b; d = zinc_rol32(d ^ a, 8);		\
-		c += d; b = zinc_rol32(b ^ c, 7);		\
+		(a) += (b); (d) = zinc_rol32((d) ^ (a), 16);	\
+		(c) += (d); (b) = zinc_rol32((b) ^ (c), 12);	\
+		(a) += (b); (d) = zinc_rol32((d) ^ (a), 8);	\
+		(c) += (d); (b) = zinc_rol32((b) ^ (c), 7);	\
 	} while (0)
 
 /* The 20 rounds (10 column + diagonal double rounds), in place. */
 static void chacha20_permute(uint32_t x[16])
 {
-	int i;
+	size_t i;
 
 	for (i = 0; i < 10; i++) {
 		QUARTER_ROUND(x[0], x[4], x[8], x[12]);
@@ -72,7 +72,7 @@ static void chacha20_generic_1(uint32_t state[16], uint8_t *dst, const uint8_t *
 			       size_t nblocks)
 {
 	uint32_t x[16];
-	int i;
+	size_t i;
 
 	while (nblocks--) {
 		memcpy(x, state, sizeof(x));
@@ -113,7 +113,7 @@ static void chacha20_generic(uint32_t state[16], uint8_t *dst, const uint8_t *sr
 			     size_t nblocks)
 {
 	uint32_t x[16][LANES];
-	int i, l;
+	size_t i, l;
 
 	for (; nblocks >= LANES; nblocks -= LANES) {
 		for (i = 0; i < 16; i++)
@@ -171,7 +171,7 @@ static void discard_keystream(struct chacha20_ctx *ctx)
 
 void chacha20_set_key(struct chacha20_ctx *ctx, const uint8_t key[CHACHA20_KEY_SIZE])
 {
-	int i;
+	size_t i;
 
 	/* "expand 32-byte k" */
 	ctx->state[0] = 0x61707865;
@@ -186,7 +186,7 @@ void chacha20_set_key(struct chacha20_ctx *ctx, const uint8_t key[CHACHA20_KEY_S
 
 void chacha20_set_iv(struct chacha20_ctx *ctx, const uint8_t iv[CHACHA20_IV_SIZE])
 {
-	int i;
+	size_t i;
 
 	for (i = 0; i < 4; i++)
 		ctx->state[12 + i] = zinc_load_le32(iv + 4 * i);
@@ -240,7 +240,7 @@ void hchacha20(uint8_t out[HCHACHA20_KEY_SIZE], const uint8_t nonce[HCHACHA20_NO
 	       const uint8_t key[HCHACHA20_KEY_SIZE])
 {
 	uint32_t x[16];
-	int i;
+	size_t i;
 
 	if (hchacha20_arch(out, nonce, key))
 		return;

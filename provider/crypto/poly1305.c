@@ -129,7 +129,7 @@ static void poly1305_emit_generic(const uint64_t *st, uint8_t mac[POLY1305_MAC_S
 {
 	uint64_t h0 = st[3], h1 = st[4], h2 = st[5], g0, g1, g2, c, mask;
 	u128 f;
-	int i;
+	size_t i;
 
 	/* Carry fully, twice: afterwards h < 2p and every limb is in range. */
 	for (i = 0; i < 2; i++) {
@@ -185,7 +185,7 @@ static void poly1305_init_generic(uint64_t *st, const uint8_t key[16])
 	uint32_t t1 = zinc_load_le32(key + 4) & 0x0ffffffc;
 	uint32_t t2 = zinc_load_le32(key + 8) & 0x0ffffffc;
 	uint32_t t3 = zinc_load_le32(key + 12) & 0x0ffffffc;
-	int i;
+	size_t i;
 
 	st[0] = t0 & M26;
 	st[1] = ((t0 >> 26) | (t1 << 6)) & M26;
@@ -266,7 +266,7 @@ static void poly1305_emit_generic(const uint64_t *st, uint8_t mac[POLY1305_MAC_S
 	uint32_t h3 = (uint32_t)st[8], h4 = (uint32_t)st[9];
 	uint32_t g0, g1, g2, g3, g4, c, mask;
 	uint64_t f;
-	int i;
+	size_t i;
 
 	/* Carry fully, twice: afterwards h < 2p and every limb is in range. */
 	for (i = 0; i < 2; i++) {
@@ -343,7 +343,7 @@ static void poly1305_blocks(struct poly1305_ctx *ctx, const uint8_t *in, size_t 
 
 void poly1305_init(struct poly1305_ctx *ctx, const uint8_t key[POLY1305_KEY_SIZE])
 {
-	int i;
+	size_t i;
 
 	if (!poly1305_init_arch(ctx->opaque, key))
 		poly1305_init_generic(ctx->opaque, key);
