@@ -19,6 +19,11 @@ struct chacha20_glue {
 	uint8_t iv[CHACHA20_IV_SIZE];
 	/* Bytes processed since iv was loaded: a key-only init restarts at this block. */
 	uint64_t offset;
+	/*
+	 * The last update finished a block it had started inside: default then
+	 * has not yet advanced its counter past that block.
+	 */
+	bool counter_lags;
 	bool key_set;
 };
 
@@ -69,7 +74,8 @@ static void store_le32(uint8_t *p, uint32_t v)
  */
 static void zc20_iv_to_current_block(struct chacha20_glue *g)
 {
-	uint64_t block = ((uint64_t)load_le32(g->iv + 4) << 32 | load_le32(g->iv)) + g->offset / 64;
+	uint64_t block = ((uint64_t)load_le32(g->iv + 4) << 32 | load_le32(g->iv)) +
+			 g->offset / 64 - (g->counter_lags ? 1 : 0);
 
 	store_le32(g->iv, (uint32_t)block);
 	store_le32(g->iv + 4, (uint32_t)(block >> 32));
@@ -102,6 +108,7 @@ static int zc20_init(void *vctx, const unsigned char *key, size_t keylen,
 	if (key != NULL || iv != NULL) {
 		chacha20_init(&g->chacha, g->key, g->iv);
 		g->offset = 0;
+		g->counter_lags = false;
 	}
 	return zc20_set_ctx_params(g, params);
 }
@@ -128,6 +135,7 @@ static int zc20_update(void *vctx, unsigned char *out, size_t *outl, size_t outs
 		return 0;
 	}
 	chacha20_crypt(&g->chacha, out, in, inl);
+	g->counter_lags = g->offset % 64 != 0 && g->offset % 64 + inl == 64;
 	g->offset += inl;
 	*outl = inl;
 	return 1;
