@@ -27,6 +27,8 @@ const OSSL_ITEM zinc_reason_strings[] = {
 	{ ZINC_R_OUT_OF_MEMORY, "out of memory" },
 	{ ZINC_R_NULL_ARGUMENT, "null argument" },
 	{ ZINC_R_INVALID_MODE, "operation not supported in this mode" },
+	{ ZINC_R_SMALL_ORDER_PEER_KEY, "peer key of small order: the shared secret is all zeros" },
+	{ ZINC_R_INVALID_GROUP, "invalid group name" },
 	{ 0, NULL }
 };
 

@@ -6,6 +6,7 @@
 #include "zinc_prov.h"
 #include "zinc/blake2s.h"
 #include "zinc/chacha20.h"
+#include "zinc/curve25519.h"
 #include "zinc/poly1305.h"
 #include "config.h"
 
@@ -31,6 +32,18 @@ static const OSSL_ALGORITHM zinc_digests[] = {
 	{ NULL, NULL, NULL, NULL }
 };
 
+static const OSSL_ALGORITHM zinc_keymgmt[] = {
+	{ "X25519:1.3.101.110", ZINC_PROPERTIES, zinc_x25519_keymgmt_functions,
+	  "X25519 keys (RFC 7748)" },
+	{ NULL, NULL, NULL, NULL }
+};
+
+static const OSSL_ALGORITHM zinc_keyexch[] = {
+	{ "X25519:1.3.101.110", ZINC_PROPERTIES, zinc_x25519_keyexch_functions,
+	  "X25519 key agreement (RFC 7748)" },
+	{ NULL, NULL, NULL, NULL }
+};
+
 static const OSSL_ALGORITHM *zinc_query(void *provctx, int operation_id, int *no_cache)
 {
 	(void)provctx;
@@ -42,6 +55,14 @@ static const OSSL_ALGORITHM *zinc_query(void *provctx, int operation_id, int *no
 		return zinc_macs;
 	case OSSL_OP_DIGEST:
 		return zinc_digests;
+	case OSSL_OP_KEYMGMT:
+		return zinc_keymgmt;
+	case OSSL_OP_KEYEXCH:
+		return zinc_keyexch;
+	case OSSL_OP_ENCODER:
+		return zinc_x25519_encoders;
+	case OSSL_OP_DECODER:
+		return zinc_x25519_decoders;
 	default:
 		return NULL;
 	}
@@ -53,9 +74,9 @@ static char buildinfo[512];
 static void make_buildinfo(void)
 {
 	snprintf(buildinfo, sizeof(buildinfo),
-		 "zinc %s; chacha20: %s; poly1305: %s; blake2s: %s; cpu: %s",
+		 "zinc %s; chacha20: %s; poly1305: %s; blake2s: %s; curve25519: %s; cpu: %s",
 		 PACKAGE_VERSION, chacha20_implementation(), poly1305_implementation(),
-		 blake2s_implementation(), zinc_cpu_features_string());
+		 blake2s_implementation(), curve25519_implementation(), zinc_cpu_features_string());
 }
 
 static const OSSL_PARAM zinc_gettable_params_list[] = {
@@ -102,7 +123,10 @@ static const OSSL_ITEM *zinc_get_reason_strings(void *provctx)
 
 static void zinc_teardown(void *vprovctx)
 {
-	OPENSSL_free(vprovctx);
+	struct zinc_provctx *provctx = vprovctx;
+
+	OSSL_LIB_CTX_free(provctx->libctx);
+	OPENSSL_free(provctx);
 }
 
 static const OSSL_DISPATCH zinc_dispatch[] = {
@@ -111,6 +135,7 @@ static const OSSL_DISPATCH zinc_dispatch[] = {
 	{ OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))zinc_get_params },
 	{ OSSL_FUNC_PROVIDER_QUERY_OPERATION, (void (*)(void))zinc_query },
 	{ OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, (void (*)(void))zinc_get_reason_strings },
+	{ OSSL_FUNC_PROVIDER_GET_CAPABILITIES, (void (*)(void))zinc_get_capabilities },
 	{ 0, NULL }
 };
 
@@ -130,6 +155,17 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
 	if (provctx == NULL)
 		return 0;
 	provctx->handle = handle;
+	for (const OSSL_DISPATCH *f = in; f->function_id != 0; f++) {
+		if (f->function_id == OSSL_FUNC_GET_ENTROPY)
+			provctx->get_entropy = OSSL_FUNC_get_entropy(f);
+		else if (f->function_id == OSSL_FUNC_CLEANUP_ENTROPY)
+			provctx->cleanup_entropy = OSSL_FUNC_cleanup_entropy(f);
+	}
+	provctx->libctx = OSSL_LIB_CTX_new_child(handle, in);
+	if (provctx->libctx == NULL) {
+		OPENSSL_free(provctx);
+		return 0;
+	}
 	*out = zinc_dispatch;
 	*provctx_out = provctx;
 	return 1;

@@ -13,6 +13,10 @@
 
 struct zinc_provctx {
 	const OSSL_CORE_HANDLE *handle;
+	OSSL_LIB_CTX *libctx;	/* child of the loading context (RAND, core BIOs) */
+	/* The core's system entropy, for a context without a random generator. */
+	OSSL_FUNC_get_entropy_fn *get_entropy;
+	OSSL_FUNC_cleanup_entropy_fn *cleanup_entropy;
 };
 
 /*
@@ -42,7 +46,9 @@ enum zinc_reason {
 	ZINC_R_NOT_INITIALISED,
 	ZINC_R_OUT_OF_MEMORY,
 	ZINC_R_NULL_ARGUMENT,
-	ZINC_R_INVALID_MODE
+	ZINC_R_INVALID_MODE,
+	ZINC_R_SMALL_ORDER_PEER_KEY,
+	ZINC_R_INVALID_GROUP
 };
 
 /* The reason table handed to the core (zinc_err.c). */
@@ -62,5 +68,13 @@ extern const OSSL_DISPATCH zinc_xchacha20_poly1305_functions[];
 extern const OSSL_DISPATCH zinc_poly1305_mac_functions[];
 extern const OSSL_DISPATCH zinc_blake2s_mac_functions[];
 extern const OSSL_DISPATCH zinc_blake2s256_functions[];
+extern const OSSL_DISPATCH zinc_x25519_keymgmt_functions[];
+extern const OSSL_DISPATCH zinc_x25519_keyexch_functions[];
+/* Encoders and decoders come as whole tables: one entry per output or input. */
+extern const OSSL_ALGORITHM zinc_x25519_encoders[];
+extern const OSSL_ALGORITHM zinc_x25519_decoders[];
+
+/* OSSL_FUNC_PROVIDER_GET_CAPABILITIES: "TLS-GROUP" (capabilities.c). */
+int zinc_get_capabilities(void *provctx, const char *capability, OSSL_CALLBACK *cb, void *arg);
 
 #endif

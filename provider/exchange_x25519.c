@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * EVP_KEYEXCH "X25519": derive gives X25519(our private key, peer's public
+ * key), 32 bytes, and fails on an all-zero result (a peer key of small
+ * order), as OpenSSL's default provider does.  Like default, it has no
+ * context parameters.  The context keeps copies of the two keys' bytes, so
+ * it depends on neither key object's lifetime.
+ */
+#include <string.h>
+#include <openssl/core_dispatch.h>
+#include <openssl/crypto.h>
+#include "x25519_key.h"
+
+struct x25519_exch {
+	struct zinc_provctx *provctx;
+	uint8_t priv[CURVE25519_KEY_SIZE];
+	uint8_t peer[CURVE25519_KEY_SIZE];
+	bool has_priv;
+	bool has_peer;
+};
+
+static void *x25519_exch_newctx(void *provctx)
+{
+	struct x25519_exch *ctx = OPENSSL_zalloc(sizeof(*ctx));
+
+	if (ctx == NULL) {
+		ZINC_RAISE(provctx, ZINC_R_OUT_OF_MEMORY);
+		return NULL;
+	}
+	ctx->provctx = provctx;
+	return ctx;
+}
+
+static void x25519_exch_freectx(void *vctx)
+{
+	OPENSSL_clear_free(vctx, sizeof(struct x25519_exch));
+}
+
+static void *x25519_exch_dupctx(void *vctx)
+{
+	const struct x25519_exch *src = vctx;
+	struct x25519_exch *dst = OPENSSL_memdup(src, sizeof(*src));
+
+	if (dst == NULL)
+		ZINC_RAISE(src->provctx, ZINC_R_OUT_OF_MEMORY);
+	return dst;
+}
+
+/* As default, a key without its private part is refused only at derive. */
+static int x25519_exch_init(void *vctx, void *vkey, const OSSL_PARAM params[])
+{
+	struct x25519_exch *ctx = vctx;
+	const struct zinc_x25519_key *key = vkey;
+
+	(void)params;
+	if (key == NULL) {
+		ZINC_RAISE(ctx->provctx, ZINC_R_NO_KEY_SET);
+		return 0;
+	}
+	memcpy(ctx->priv, key->priv, sizeof(ctx->priv));
+	ctx->has_priv = key->has_priv;
+	return 1;
+}
+
+static int x25519_exch_set_peer(void *vctx, void *vpeer)
+{
+	struct x25519_exch *ctx = vctx;
+	const struct zinc_x25519_key *peer = vpeer;
+
+	if (peer == NULL || !peer->has_pub) {
+		ZINC_RAISE(ctx->provctx, ZINC_R_NO_KEY_SET);
+		return 0;
+	}
+	memcpy(ctx->peer, peer->pub, sizeof(ctx->peer));
+	ctx->has_peer = true;
+	return 1;
+}
+
+/*
+ * The secret goes out only when valid: an all-zero result leaves out
+ * untouched.  Whether it was all zeros is public (derive reports it).
+ */
+static int x25519_exch_derive(void *vctx, unsigned char *out, size_t *outlen, size_t outsize)
+{
+	struct x25519_exch *ctx = vctx;
+	uint8_t shared[CURVE25519_KEY_SIZE];
+	bool ok;
+
+	if (!ctx->has_priv || !ctx->has_peer) {
+		ZINC_RAISE(ctx->provctx, ZINC_R_NO_KEY_SET);
+		return 0;
+	}
+	if (out == NULL) {
+		*outlen = CURVE25519_KEY_SIZE;
+		return 1;
+	}
+	if (outsize < CURVE25519_KEY_SIZE) {
+		ZINC_RAISE(ctx->provctx, ZINC_R_OUTPUT_BUFFER_TOO_SMALL);
+		return 0;
+	}
+	ok = curve25519(shared, ctx->priv, ctx->peer);
+	if (ok) {
+		memcpy(out, shared, sizeof(shared));
+		*outlen = sizeof(shared);
+	} else {
+		ZINC_RAISE(ctx->provctx, ZINC_R_SMALL_ORDER_PEER_KEY);
+	}
+	OPENSSL_cleanse(shared, sizeof(shared));
+	return ok;
+}
+
+const OSSL_DISPATCH zinc_x25519_keyexch_functions[] = {
+	{ OSSL_FUNC_KEYEXCH_NEWCTX, (void (*)(void))x25519_exch_newctx },
+	{ OSSL_FUNC_KEYEXCH_INIT, (void (*)(void))x25519_exch_init },
+	{ OSSL_FUNC_KEYEXCH_SET_PEER, (void (*)(void))x25519_exch_set_peer },
+	{ OSSL_FUNC_KEYEXCH_DERIVE, (void (*)(void))x25519_exch_derive },
+	{ OSSL_FUNC_KEYEXCH_FREECTX, (void (*)(void))x25519_exch_freectx },
+	{ OSSL_FUNC_KEYEXCH_DUPCTX, (void (*)(void))x25519_exch_dupctx },
+	{ 0, NULL }
+};
