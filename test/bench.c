@@ -1,0 +1,451 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * zinc against OpenSSL's default provider, through EVP, in one process:
+ * the operations `openssl speed` in OpenSSL 3.0 cannot time (EVP_MAC
+ * algorithms, XChaCha20-Poly1305, a TLS-like AEAD record loop at any size)
+ * plus ChaCha20 and BLAKE2S-256 for one table covering everything.
+ *
+ * zinc and default live in separate library contexts; the columns of a
+ * table are timed in turn (zinc, default, zinc, default, ...) so that drift
+ * in clock speed hits both alike, and each cell is the median of the runs.
+ *
+ *   bench [WORD...]   only the tables whose title contains one of the WORDs
+ *
+ * Environment: ZINC_MODULE_DIR (where zinc.so is), BENCH_RUNS (runs per
+ * cell), BENCH_SECONDS (length of one run), BENCH_QUICK=1 (three sizes,
+ * fewer and shorter runs).
+ *
+ * To time another operation, add a setup and a "once" function if none
+ * fits and an entry to operations[].
+ */
+#include "config.h"
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/provider.h>
+#ifdef HAVE_LIBSODIUM
+#include <sodium.h>
+#endif
+
+#define MAX_LEN 16384
+#define MAX_COLS 3
+#define MAX_RUNS 101
+#define KEY_LEN 32
+#define TAG_LEN 16
+#define AAD_LEN 13	/* as in a TLS 1.2 record */
+
+enum backend { ZINC, DEFAULT, SODIUM };
+
+struct job;
+
+/* One way of doing an operation: a column of its table. */
+struct column {
+	const char *label;
+	enum backend backend;
+	const char *alg;
+	int (*setup)(struct job *job);
+	int (*once)(struct job *job);	/* one message of job->len bytes */
+};
+
+struct operation {
+	const char *title;
+	const char *what;
+	struct column cols[MAX_COLS];	/* unused ones have a NULL label */
+};
+
+/* A column being timed. */
+struct job {
+	const struct column *col;
+	size_t len;
+	EVP_CIPHER *cipher;
+	EVP_CIPHER_CTX *cctx;
+	EVP_MAC *mac;
+	EVP_MAC_CTX *mctx;
+	EVP_MD *md;
+	EVP_MD_CTX *dctx;
+	unsigned char nonce[24];
+	size_t nonce_len;
+	uint64_t seq;
+};
+
+static OSSL_LIB_CTX *libctx[2];	/* [ZINC], [DEFAULT] */
+static OSSL_PROVIDER *provider[2];
+static unsigned char in[MAX_LEN], out[MAX_LEN + 64], key[KEY_LEN], aad[AAD_LEN];
+
+/* --- what one message costs, per kind of operation ----------------------- */
+
+static int cipher_setup(struct job *job)
+{
+	job->cipher = EVP_CIPHER_fetch(libctx[job->col->backend], job->col->alg, NULL);
+	job->cctx = EVP_CIPHER_CTX_new();
+	if (job->cipher != NULL)
+		job->nonce_len = (size_t)EVP_CIPHER_get_iv_length(job->cipher);
+	return job->cipher != NULL && job->cctx != NULL &&
+	       EVP_EncryptInit_ex2(job->cctx, job->cipher, key, job->nonce, NULL);
+}
+
+/* A long stream, as `openssl speed` times it: no per-message set-up. */
+static int stream_once(struct job *job)
+{
+	int outl;
+
+	return EVP_EncryptUpdate(job->cctx, out, &outl, in, (int)job->len);
+}
+
+/* The next record's nonce: a sequence number in its last 8 bytes, as in TLS. */
+static void next_nonce(struct job *job)
+{
+	uint64_t seq = ++job->seq;
+	int i;
+
+	for (i = 1; i <= 8; i++, seq >>= 8)
+		job->nonce[job->nonce_len - i] = (unsigned char)seq;
+}
+
+/* A TLS-like AEAD record: new nonce, 13 bytes of AAD, payload, final, tag. */
+static int record_once(struct job *job)
+{
+	unsigned char tag[TAG_LEN];
+	int outl, finl;
+
+	next_nonce(job);
+	return EVP_EncryptInit_ex(job->cctx, NULL, NULL, NULL, job->nonce) &&
+	       EVP_EncryptUpdate(job->cctx, NULL, &outl, aad, AAD_LEN) &&
+	       EVP_EncryptUpdate(job->cctx, out, &outl, in, (int)job->len) &&
+	       EVP_EncryptFinal_ex(job->cctx, out + outl, &finl) &&
+	       EVP_CIPHER_CTX_ctrl(job->cctx, EVP_CTRL_AEAD_GET_TAG, TAG_LEN, tag);
+}
+
+#ifdef HAVE_LIBSODIUM
+static int sodium_setup(struct job *job)
+{
+	job->nonce_len = crypto_aead_xchacha20poly1305_ietf_NPUBBYTES;
+	return sodium_init() >= 0;
+}
+
+static int sodium_record_once(struct job *job)
+{
+	unsigned char tag[TAG_LEN];
+
+	next_nonce(job);
+	return crypto_aead_xchacha20poly1305_ietf_encrypt_detached(
+		out, tag, NULL, in, job->len, aad, AAD_LEN, NULL, job->nonce, key) == 0;
+}
+#endif
+
+static int mac_setup(struct job *job)
+{
+	job->mac = EVP_MAC_fetch(libctx[job->col->backend], job->col->alg, NULL);
+	job->mctx = job->mac != NULL ? EVP_MAC_CTX_new(job->mac) : NULL;
+	return job->mctx != NULL;
+}
+
+/* Per message: init with the key (Poly1305's is one-time), update, final. */
+static int mac_once(struct job *job)
+{
+	size_t outl;
+
+	return EVP_MAC_init(job->mctx, key, KEY_LEN, NULL) &&
+	       EVP_MAC_update(job->mctx, in, job->len) &&
+	       EVP_MAC_final(job->mctx, out, &outl, sizeof(out));
+}
+
+static int digest_setup(struct job *job)
+{
+	job->md = EVP_MD_fetch(libctx[job->col->backend], job->col->alg, NULL);
+	job->dctx = EVP_MD_CTX_new();
+	return job->md != NULL && job->dctx != NULL;
+}
+
+/* A whole message per call, on a reused context. */
+static int digest_once(struct job *job)
+{
+	unsigned int outl;
+
+	return EVP_DigestInit_ex2(job->dctx, job->md, NULL) &&
+	       EVP_DigestUpdate(job->dctx, in, job->len) &&
+	       EVP_DigestFinal_ex(job->dctx, out, &outl);
+}
+
+static void job_free(struct job *job)
+{
+	EVP_CIPHER_CTX_free(job->cctx);
+	EVP_CIPHER_free(job->cipher);
+	EVP_MAC_CTX_free(job->mctx);
+	EVP_MAC_free(job->mac);
+	EVP_MD_CTX_free(job->dctx);
+	EVP_MD_free(job->md);
+	memset(job, 0, sizeof(*job));
+}
+
+/* --- the operations -------------------------------------------------------- */
+
+#define VS_DEFAULT(alg, setup, once) \
+	{ { "zinc", ZINC, alg, setup, once }, { "default", DEFAULT, alg, setup, once } }
+
+static const struct operation operations[] = {
+	{ "ChaCha20", "EVP_EncryptUpdate of each message on one long stream",
+	  VS_DEFAULT("ChaCha20", cipher_setup, stream_once) },
+	{ "ChaCha20-Poly1305 TLS-like record",
+	  "per record: new nonce, 13-byte AAD, payload, final, get tag",
+	  VS_DEFAULT("ChaCha20-Poly1305", cipher_setup, record_once) },
+	{ "XChaCha20-Poly1305 record",
+	  "the same record loop with a 24-byte nonce; OpenSSL itself has no XChaCha20",
+	  { { "zinc", ZINC, "XChaCha20-Poly1305", cipher_setup, record_once },
+#ifdef HAVE_LIBSODIUM
+	    { "libsodium", SODIUM, "xchacha20poly1305_ietf", sodium_setup, sodium_record_once },
+#endif
+	    { "zinc ChaCha20-Poly1305", ZINC, "ChaCha20-Poly1305", cipher_setup, record_once } } },
+	{ "POLY1305 MAC", "per message: EVP_MAC_init with a 32-byte key, update, final",
+	  VS_DEFAULT("POLY1305", mac_setup, mac_once) },
+	{ "BLAKE2SMAC", "per message: EVP_MAC_init with a 32-byte key, update, final (32 bytes)",
+	  VS_DEFAULT("BLAKE2SMAC", mac_setup, mac_once) },
+	{ "BLAKE2S-256", "per message: EVP_DigestInit_ex2, update, final",
+	  VS_DEFAULT("BLAKE2S-256", digest_setup, digest_once) },
+};
+
+static const size_t full_sizes[] = { 16, 64, 256, 1024, 1420, 8192, 16384 };
+static const size_t quick_sizes[] = { 16, 1420, 16384 };
+
+/* --- timing ---------------------------------------------------------------- */
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * OpenSSL 3.0's default provider can return with the upper halves of the
+ * vector registers dirty.  Legacy-SSE code running next (zinc's portable C
+ * as the compiler emits it) then pays a penalty on every vector instruction
+ * until a VZEROUPPER: measured here, 2-3 times slower.  Time every column
+ * from a clean state, so that one column does not tax the next.
+ */
+static void clean_vector_state(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	if (__builtin_cpu_supports("avx"))
+		__asm__ volatile("vzeroupper");
+#endif
+}
+
+/* Seconds for n messages, or -1 if the operation failed. */
+static double time_n(struct job *job, unsigned long n)
+{
+	double start;
+	unsigned long i;
+
+	clean_vector_state();
+	start = now();
+
+	for (i = 0; i < n; i++)
+		if (!job->col->once(job))
+			return -1;
+	return now() - start;
+}
+
+/* How many messages take about `seconds`; 0 if the operation fails. */
+static unsigned long calibrate(struct job *job, double seconds)
+{
+	unsigned long n = 1;
+	double t;
+
+	for (;;) {
+		t = time_n(job, n);
+		if (t < 0)
+			return 0;
+		if (t >= seconds / 8 || n >= 1UL << 40)
+			break;
+		n *= 4;
+	}
+	n = (unsigned long)((double)n * seconds / t);
+	return n > 0 ? n : 1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* --- tables ---------------------------------------------------------------- */
+
+#define CELL_WIDTH 22
+
+static int width(const struct column *col)
+{
+	int w = (int)strlen(col->label);
+
+	return w > CELL_WIDTH ? w : CELL_WIDTH;
+}
+
+static void print_header(const struct operation *op, int ncols)
+{
+	int c;
+
+	printf("\n%s: %s\n%6s", op->title, op->what, "size");
+	for (c = 0; c < ncols; c++)
+		printf(" | %*s", width(&op->cols[c]), op->cols[c].label);
+	printf(" | %s/%s\n", op->cols[0].label, op->cols[1].label);
+}
+
+/* One row: every column timed in turn, `runs` times; returns 0 on a failure. */
+static int run_row(const struct operation *op, int ncols, size_t len, int runs,
+		   double seconds)
+{
+	struct job jobs[MAX_COLS];
+	unsigned long n[MAX_COLS];
+	double ns[MAX_COLS][MAX_RUNS], med[MAX_COLS] = { 0 };
+	int c, r, ok = 1;
+
+	memset(jobs, 0, sizeof(jobs));
+	for (c = 0; c < ncols; c++) {
+		jobs[c].col = &op->cols[c];
+		jobs[c].len = len;
+		n[c] = jobs[c].col->setup(&jobs[c]) ? calibrate(&jobs[c], seconds) : 0;
+		ERR_clear_error();
+	}
+	for (r = 0; r < runs; r++) {
+		for (c = 0; c < ncols; c++) {
+			double t = n[c] > 0 ? time_n(&jobs[c], n[c]) : -1;
+
+			if (t < 0)
+				n[c] = 0;	/* failed: n/a */
+			else
+				ns[c][r] = t * 1e9 / (double)n[c];
+		}
+	}
+	printf("%6zu", len);
+	for (c = 0; c < ncols; c++) {
+		med[c] = -1;
+		if (n[c] > 0)
+			med[c] = median(ns[c], runs);
+		if (med[c] > 0)
+			printf(" | %*.3f GB/s %7.0f ns", width(&op->cols[c]) - 16,
+			       (double)len / med[c], med[c]);
+		else
+			printf(" | %*s", width(&op->cols[c]), "n/a");
+		ok &= med[c] > 0;
+	}
+	if (med[0] > 0 && med[1] > 0)
+		printf(" | %.2fx\n", med[1] / med[0]);
+	else
+		printf(" | -\n");
+	fflush(stdout);
+	for (c = 0; c < ncols; c++)
+		job_free(&jobs[c]);
+	return ok;
+}
+
+/* Is the table asked for: no WORDs, or one its title contains (any case)? */
+static int wanted(const struct operation *op, int argc, char **argv)
+{
+	const char *t;
+	int i;
+
+	if (argc < 2)
+		return 1;
+	for (i = 1; i < argc; i++)
+		for (t = op->title; *t != '\0'; t++)
+			if (strncasecmp(t, argv[i], strlen(argv[i])) == 0)
+				return 1;
+	return 0;
+}
+
+/* A library context with one provider: name from dir, or built in if dir is NULL. */
+static void load(enum backend b, const char *name, const char *dir)
+{
+	libctx[b] = OSSL_LIB_CTX_new();
+	if (libctx[b] == NULL ||
+	    (dir != NULL && !OSSL_PROVIDER_set_default_search_path(libctx[b], dir)) ||
+	    (provider[b] = OSSL_PROVIDER_load(libctx[b], name)) == NULL) {
+		fprintf(stderr, "bench: cannot load the %s provider%s\n", name,
+			dir != NULL ? " (is ZINC_MODULE_DIR right?)" : "");
+		ERR_print_errors_fp(stderr);
+		exit(1);
+	}
+}
+
+static double env_number(const char *name, double dflt, double min, double max)
+{
+	const char *s = getenv(name);
+	double v;
+
+	if (s == NULL || *s == '\0')
+		return dflt;
+	v = strtod(s, NULL);
+	return v < min ? min : v > max ? max : v;
+}
+
+int main(int argc, char **argv)
+{
+	const char *quick_env = getenv("BENCH_QUICK");
+	int quick = quick_env != NULL && strcmp(quick_env, "") != 0 && strcmp(quick_env, "0") != 0;
+	const size_t *sizes = quick ? quick_sizes : full_sizes;
+	size_t nsizes = quick ? sizeof(quick_sizes) / sizeof(*sizes) :
+				sizeof(full_sizes) / sizeof(*sizes);
+	int runs = (int)env_number("BENCH_RUNS", quick ? 3 : 5, 1, MAX_RUNS);
+	double seconds = env_number("BENCH_SECONDS", quick ? 0.03 : 0.1, 0.001, 10);
+	const char *buildinfo = NULL;
+	OSSL_PARAM params[] = {
+		OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, (char **)&buildinfo, 0),
+		OSSL_PARAM_END
+	};
+	size_t i, s;
+	int c, ok = 1;
+
+	load(ZINC, "zinc", getenv("ZINC_MODULE_DIR"));
+	load(DEFAULT, "default", NULL);
+	for (i = 0; i < sizeof(in); i++)
+		in[i] = (unsigned char)(i * 31 + 7);
+	for (i = 0; i < KEY_LEN; i++)
+		key[i] = (unsigned char)(0xa0 + i);
+	memset(aad, 0x17, sizeof(aad));
+
+	if (OSSL_PROVIDER_get_params(provider[ZINC], params))
+		printf("zinc: %s\n", buildinfo);
+	printf("OpenSSL: %s\n", OpenSSL_version(OPENSSL_VERSION));
+#ifdef HAVE_LIBSODIUM
+	printf("libsodium: %s\n", sodium_version_string());
+#endif
+	printf("median of %d runs of about %.0f ms per cell; the ratio is speed over speed "
+	       "(above 1: zinc is faster)\n", runs, seconds * 1e3);
+
+	for (i = 0; i < sizeof(operations) / sizeof(*operations); i++) {
+		const struct operation *op = &operations[i];
+		int ncols = 0;
+
+		if (!wanted(op, argc, argv))
+			continue;
+		for (c = 0; c < MAX_COLS && op->cols[c].label != NULL; c++)
+			ncols++;
+		if (ncols < 2)	/* a table compares at least two columns */
+			continue;
+		print_header(op, ncols);
+		for (s = 0; s < nsizes; s++)
+			ok &= run_row(op, ncols, sizes[s], runs, seconds);
+	}
+	if (!ok)
+		printf("\nn/a: the provider does not have that algorithm (yet), or it failed\n");
+	for (c = ZINC; c <= DEFAULT; c++) {
+		OSSL_PROVIDER_unload(provider[c]);
+		OSSL_LIB_CTX_free(libctx[c]);
+	}
+	return ok ? 0 : 1;
+}

@@ -1,0 +1,256 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# The openssl command line with zinc, and the AEAD file example (TAP).
+#
+# Everything zinc computes here is compared with OpenSSL's default provider
+# run alone: `-provider-path DIR -provider zinc` loads zinc and nothing else
+# (no fallback to default), so a result can only be zinc's.
+#
+# Environment (from Makefile.am): ZINC_MODULE_DIR, ZINC_BUILDDIR, ZINC_SRCDIR, OPENSSL.
+set -u
+
+openssl=${OPENSSL:-}
+[ -n "$openssl" ] || openssl=$(command -v openssl || true)
+if [ -z "$openssl" ]; then
+	echo "1..0 # SKIP the openssl command is not installed"
+	exit 0
+fi
+moddir=${ZINC_MODULE_DIR:?}
+builddir=${ZINC_BUILDDIR:?}
+module=$moddir/zinc.so
+aead_file=$builddir/docs/examples/aead-file
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# Only what the command line loads; the user's openssl.cnf must not interfere.
+export OPENSSL_CONF=/dev/null
+
+n=0
+ok() {		# ok CONDITION-STATUS DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+	fi
+	return "$1"
+}
+diag() { sed 's/^/# /' "$@"; }
+# A command's output as diagnostics: text as it is, binary as a hex dump.
+show() {
+	if [ ! -s "$1" ]; then
+		echo "# (no output)"
+	elif grep -qI '' "$1"; then
+		head -n 20 "$1" | diag
+	else
+		echo "# $(wc -c <"$1") bytes:"
+		od -An -tx1 "$1" | head -n 4 | diag
+	fi
+}
+skip() { n=$((n + 1)); echo "ok $n # SKIP $*"; }
+
+# A sanitizer build's zinc.so needs the ASan runtime loaded first, which the
+# system's openssl (not built with ASan) does not do: preload it.  Leak
+# checking stays off for the CLI: its own allocations are not ours to judge.
+run_env=()
+asan_lib=$(ldd "$module" 2>/dev/null | awk '/libasan/ { print $3; exit }')
+if [ -n "$asan_lib" ]; then
+	if ! ldd "$openssl" | grep -q libasan; then
+		run_env=(env "LD_PRELOAD=$asan_lib"
+			 "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0")
+		echo "# sanitizer build: openssl runs with LD_PRELOAD=$asan_lib"
+	fi
+fi
+ossl() { "${run_env[@]}" "$openssl" "$@"; }
+with_zinc() { ossl "$1" -provider-path "$moddir" -provider zinc "${@:2}"; }
+with_default() { ossl "$1" -provider default "${@:2}"; }
+
+# same DESCRIPTION COMMAND-ARGS...: the command's output with zinc alone equals
+# its output with default alone, and is not empty.
+same() {
+	local desc=$1
+	shift
+	with_zinc "$@" >"$tmp/zinc.out" 2>"$tmp/zinc.err"
+	local zs=$?
+	with_default "$@" >"$tmp/default.out" 2>"$tmp/default.err"
+	local ds=$?
+	if [ $zs -eq 0 ] && [ $ds -eq 0 ] && [ -s "$tmp/zinc.out" ] &&
+	   cmp -s "$tmp/zinc.out" "$tmp/default.out"; then
+		ok 0 "$desc"
+	else
+		ok 1 "$desc"
+		echo "# zinc (status $zs):"; show "$tmp/zinc.out"; show "$tmp/zinc.err"
+		echo "# default (status $ds):"; show "$tmp/default.out"; show "$tmp/default.err"
+	fi
+}
+
+# --- the provider as `openssl list -providers` shows it ----------------------
+version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$builddir/config.h")
+with_zinc list -providers -verbose >"$tmp/providers" 2>&1
+ok $? "openssl list -providers -verbose loads zinc from $moddir" || diag "$tmp/providers"
+# zinc's block: from "  zinc" to the next provider.
+awk '/^  [^ ]/ { in_zinc = ($1 == "zinc") } in_zinc' "$tmp/providers" >"$tmp/zinc-block"
+grep -q '^    name: zinc$' "$tmp/zinc-block"
+ok $? "its name is zinc"
+grep -qx "    version: $version" "$tmp/zinc-block"
+ok $? "its version is the package's, $version"
+grep -q '^    status: active$' "$tmp/zinc-block"
+ok $? "its status is active"
+grep -E -q "^    build info: zinc $version; chacha20: [^;]+; poly1305: [^;]+; blake2s: [^;]+;" \
+	"$tmp/zinc-block"
+ok $? "its build info names each primitive's implementation" || diag "$tmp/zinc-block"
+diag <(grep 'build info' "$tmp/zinc-block")
+[ "$(grep -c '^  [^ ]' "$tmp/providers")" -eq 1 ]
+ok $? "-provider zinc loads zinc alone (no fallback to default)" || diag "$tmp/providers"
+
+# --- the algorithms, with the default provider's names and aliases ----------
+# "{ a, b } @ p" or "a @ p" as "a b" (names sorted), for one provider's lines.
+names_of() {
+	awk -v p="$1" '$NF == p && $(NF - 1) == "@" {
+		$NF = ""; $(NF - 1) = ""; gsub(/[{},]/, " ")
+		n = split($0, w, " "); line = ""
+		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+			if (w[j] < w[i]) { t = w[i]; w[i] = w[j]; w[j] = t }
+		for (i = 1; i <= n; i++) line = line (i > 1 ? " " : "") w[i]
+		print line
+	}'
+}
+lists=(list -cipher-algorithms -digest-algorithms -mac-algorithms)
+with_zinc "${lists[@]}" 2>&1 | names_of zinc | sort >"$tmp/zinc-algs"
+with_default "${lists[@]}" 2>&1 | names_of default | sort >"$tmp/default-algs"
+[ "$(wc -l <"$tmp/zinc-algs")" -eq 6 ]
+ok $? "zinc lists six algorithms (ciphers, digests, MACs)" || diag "$tmp/zinc-algs"
+for alg in ChaCha20 ChaCha20-Poly1305 POLY1305 BLAKE2SMAC BLAKE2S-256; do
+	want=$(grep -E "(^| )$alg( |$)" "$tmp/default-algs")
+	[ -n "$want" ] && grep -qxF "$want" "$tmp/zinc-algs"
+	ok $? "$alg has the default provider's names: ${want:-?}" || diag "$tmp/zinc-algs"
+done
+grep -qx 'XChaCha20-Poly1305' "$tmp/zinc-algs"
+ok $? "XChaCha20-Poly1305 is listed (zinc only)"
+
+# --- digest and MACs: zinc alone gives what default alone gives --------------
+: >"$tmp/empty"
+printf 'a' >"$tmp/one"
+head -c 64 /dev/urandom >"$tmp/block"
+head -c 65 /dev/urandom >"$tmp/block+1"
+head -c 1048579 /dev/urandom >"$tmp/big"
+for f in empty one block block+1 big; do
+	same "dgst -blake2s256 of $f ($(wc -c <"$tmp/$f") bytes)" dgst -blake2s256 "$tmp/$f"
+done
+key32=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+for f in empty one big; do
+	same "mac POLY1305 of $f" mac -macopt "hexkey:$key32" -in "$tmp/$f" POLY1305
+	same "mac BLAKE2SMAC of $f" mac -macopt "hexkey:$key32" -in "$tmp/$f" BLAKE2SMAC
+done
+same "mac BLAKE2SMAC with size 16 and a 16-byte key" \
+	mac -macopt hexkey:00112233445566778899aabbccddeeff -macopt size:16 \
+	-in "$tmp/block+1" BLAKE2SMAC
+same "mac BLAKE2SMAC with salt and personalisation" \
+	mac -macopt "hexkey:$key32" -macopt hexsalt:0102030405060708 \
+	-macopt custom:zinc-tst -macopt size:20 -in "$tmp/big" BLAKE2SMAC
+! with_zinc mac -macopt hexkey:0011 -in "$tmp/one" POLY1305 >"$tmp/out" 2>&1 &&
+	! grep -q '^[0-9A-F]\{32\}$' "$tmp/out"
+ok $? "mac POLY1305 with a 2-byte key fails, printing no tag" || diag "$tmp/out"
+
+# --- openssl enc -chacha20 ----------------------------------------------------
+iv=000000000102030405060708090a0b0c
+same "enc -chacha20 of 1 MB" enc -chacha20 -K "$key32" -iv "$iv" -in "$tmp/big"
+# The counter (first 4 IV bytes, little-endian) passes 2^32 within the file.
+same "enc -chacha20 across the 32-bit block counter boundary" \
+	enc -chacha20 -K "$key32" -iv fdffffff0102030405060708090a0b0c -in "$tmp/big"
+with_zinc enc -chacha20 -K "$key32" -iv "$iv" -in "$tmp/big" -out "$tmp/big.enc" 2>"$tmp/err" &&
+	with_default enc -d -chacha20 -K "$key32" -iv "$iv" -in "$tmp/big.enc" \
+		-out "$tmp/big.dec" 2>>"$tmp/err" &&
+	cmp -s "$tmp/big" "$tmp/big.dec"
+ok $? "enc -chacha20 by zinc, enc -d by default: the original" || show "$tmp/err"
+
+# --- docs/examples/aead-file, with zinc chosen by openssl.cnf ---------------
+cat >"$tmp/zinc.cnf" <<EOF
+openssl_conf = openssl_init
+[openssl_init]
+providers = providers
+alg_section = algorithms
+[providers]
+zinc = zinc_sect
+default = default_sect
+[zinc_sect]
+module = $module
+activate = 1
+# Not [default]: that is the name of the file's unnamed first section.
+[default_sect]
+activate = 1
+[algorithms]
+default_properties = ?provider=zinc
+EOF
+# aead-file is an ordinary program; in a sanitizer build it has ASan itself.
+with_cnf() { OPENSSL_CONF=$tmp/zinc.cnf "$aead_file" "$@"; }
+without_zinc() { OPENSSL_CONF=/dev/null "$aead_file" "$@"; }
+
+if [ ! -x "$aead_file" ]; then
+	for _ in $(seq 9); do skip "docs/examples/aead-file is not built"; done
+else
+	head -c 200003 /dev/urandom >"$tmp/plain"
+	for alg in chacha20-poly1305 xchacha20-poly1305; do
+		case $alg in
+		chacha20-poly1305) nonce=12 ;;
+		*) nonce=24 ;;
+		esac
+		rm -f "$tmp/ct" "$tmp/pt"
+		with_cnf encrypt $alg "$key32" "$tmp/plain" "$tmp/ct" 2>"$tmp/err" &&
+			grep -q 'served by provider zinc$' "$tmp/err" &&
+			[ "$(wc -c <"$tmp/ct")" -eq $((200003 + nonce + 16)) ] &&
+			with_cnf decrypt $alg "$key32" "$tmp/ct" "$tmp/pt" 2>>"$tmp/err" &&
+			cmp -s "$tmp/plain" "$tmp/pt"
+		ok $? "aead-file $alg round trip through zinc" || diag "$tmp/err"
+
+		# One flipped bit in the middle of the (valid) ciphertext.
+		rm -f "$tmp/bad" "$tmp/out" "$tmp/out.tmp"
+		if [ -s "$tmp/ct" ]; then
+			cp "$tmp/ct" "$tmp/bad"
+			byte=$(od -An -tu1 -j 100000 -N 1 "$tmp/bad" | tr -d ' ')
+			printf '%b' "\\0$(printf %o $((byte ^ 4)))" |
+				dd of="$tmp/bad" bs=1 seek=100000 conv=notrunc 2>/dev/null
+		fi
+		[ -s "$tmp/bad" ] && ! cmp -s "$tmp/ct" "$tmp/bad" &&
+			! with_cnf decrypt $alg "$key32" "$tmp/bad" "$tmp/out" 2>"$tmp/err" &&
+			[ ! -e "$tmp/out" ] && [ ! -e "$tmp/out.tmp" ]
+		ok $? "aead-file $alg: a tampered file fails and leaves no output" ||
+			diag "$tmp/err"
+	done
+
+	# $tmp/ct is the XChaCha20-Poly1305 file from the last round.
+	rm -f "$tmp/out" "$tmp/out.tmp"
+	[ -s "$tmp/ct" ] &&
+		! with_cnf decrypt xchacha20-poly1305 "${key32%??}00" "$tmp/ct" "$tmp/out" 2>"$tmp/err" &&
+		[ ! -e "$tmp/out" ] && [ ! -e "$tmp/out.tmp" ]
+	ok $? "aead-file: a wrong key fails and leaves no output"
+
+	# 27 bytes: less than a 12-byte nonce and a 16-byte tag.
+	rm -f "$tmp/out" "$tmp/out.tmp"
+	head -c 27 "$tmp/plain" >"$tmp/short"
+	! with_cnf decrypt chacha20-poly1305 "$key32" "$tmp/short" "$tmp/out" 2>"$tmp/err" &&
+		grep -q 'too short' "$tmp/err" && [ ! -e "$tmp/out" ] && [ ! -e "$tmp/out.tmp" ]
+	ok $? "aead-file: a file shorter than nonce and tag fails"
+
+	rm -f "$tmp/ct" "$tmp/pt"
+	with_cnf encrypt xchacha20-poly1305 "$key32" "$tmp/empty" "$tmp/ct" 2>"$tmp/err" &&
+		[ "$(wc -c <"$tmp/ct")" -eq 40 ] &&
+		with_cnf decrypt xchacha20-poly1305 "$key32" "$tmp/ct" "$tmp/pt" 2>>"$tmp/err" &&
+		[ -e "$tmp/pt" ] && [ ! -s "$tmp/pt" ]
+	ok $? "aead-file: an empty file round trip" || diag "$tmp/err"
+
+	# ChaCha20-Poly1305 files are interchangeable between zinc and default.
+	rm -f "$tmp/ct" "$tmp/pt"
+	with_cnf encrypt chacha20-poly1305 "$key32" "$tmp/plain" "$tmp/ct" 2>"$tmp/err" &&
+		without_zinc decrypt chacha20-poly1305 "$key32" "$tmp/ct" "$tmp/pt" 2>>"$tmp/err" &&
+		grep -q 'served by provider default$' "$tmp/err" && cmp -s "$tmp/plain" "$tmp/pt"
+	ok $? "aead-file: encrypted by zinc, decrypted by default" || diag "$tmp/err"
+	rm -f "$tmp/ct" "$tmp/pt"
+	without_zinc encrypt chacha20-poly1305 "$key32" "$tmp/plain" "$tmp/ct" 2>"$tmp/err" &&
+		with_cnf decrypt chacha20-poly1305 "$key32" "$tmp/ct" "$tmp/pt" 2>>"$tmp/err" &&
+		grep -q 'served by provider zinc$' "$tmp/err" && cmp -s "$tmp/plain" "$tmp/pt"
+	ok $? "aead-file: encrypted by default, decrypted by zinc" || diag "$tmp/err"
+fi
+
+echo "1..$n"
