@@ -131,6 +131,7 @@ static int decode(struct x25519_decoder *ctx, OSSL_CORE_BIO *cin, int selection,
 {
 	uint8_t der[2 + X25519_DER_MAX];
 	struct zinc_x25519_key *key = NULL;
+	struct zinc_x25519_key_ref ref;
 	int type = OSSL_OBJECT_PKEY;
 	OSSL_PARAM params[4];
 	size_t len;
@@ -154,11 +155,12 @@ static int decode(struct x25519_decoder *ctx, OSSL_CORE_BIO *cin, int selection,
 	params[0] = OSSL_PARAM_construct_int(OSSL_OBJECT_PARAM_TYPE, &type);
 	params[1] = OSSL_PARAM_construct_utf8_string(OSSL_OBJECT_PARAM_DATA_TYPE,
 						     (char *)"X25519", 0);
-	params[2] = OSSL_PARAM_construct_octet_string(OSSL_OBJECT_PARAM_REFERENCE, &key,
-						      sizeof(key));
+	ref.key = key;
+	params[2] = OSSL_PARAM_construct_octet_string(OSSL_OBJECT_PARAM_REFERENCE, &ref,
+						      sizeof(ref));
 	params[3] = OSSL_PARAM_construct_end();
 	ok = data_cb(params, data_cbarg);
-	zinc_x25519_key_free(key);
+	zinc_x25519_key_free(ref.key);
 	return ok;
 }
 
@@ -168,18 +170,18 @@ static int decoder_export_object(void *vctx, const void *objref, size_t objref_s
 {
 	struct x25519_decoder *ctx = vctx;
 	OSSL_FUNC_keymgmt_export_fn *export = NULL;
-	struct zinc_x25519_key *key;
+	struct zinc_x25519_key_ref ref;
 
-	if (objref == NULL || objref_sz != sizeof(key)) {
+	if (objref == NULL || objref_sz != sizeof(ref)) {
 		ZINC_RAISE(ctx->provctx, ZINC_R_NULL_ARGUMENT);
 		return 0;
 	}
-	memcpy(&key, objref, sizeof(key));
+	memcpy(&ref, objref, sizeof(ref));
 	for (const OSSL_DISPATCH *f = zinc_x25519_keymgmt_functions; f->function_id != 0; f++)
 		if (f->function_id == OSSL_FUNC_KEYMGMT_EXPORT)
 			export = OSSL_FUNC_keymgmt_export(f);
-	return key != NULL && export != NULL &&
-	       export(key, OSSL_KEYMGMT_SELECT_ALL, export_cb, export_cbarg);
+	return ref.key != NULL && export != NULL &&
+	       export(ref.key, OSSL_KEYMGMT_SELECT_ALL, export_cb, export_cbarg);
 }
 
 #define X25519_DECODER(name, input)							\

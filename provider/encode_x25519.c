@@ -197,7 +197,11 @@ static int write_pem(BIO *out, const char *label, const uint8_t *der, size_t len
 
 		pem[n++] = base64_digit(der[i] >> 2);
 		pem[n++] = base64_digit(((der[i] & 3u) << 4) | (b1 >> 4));
-		pem[n++] = i + 1 < len ? base64_digit((b1 & 15u) << 2) : '=';
+		/* Whether a second byte remains is public: the DER length. */
+		if (i + 1 < len)
+			pem[n++] = base64_digit((b1 & 15u) << 2);
+		else
+			pem[n++] = '=';
 		pem[n++] = '=';
 	}
 	n += (size_t)snprintf(pem + n, sizeof(pem) - n, "\n-----END %s-----\n", label);
@@ -206,17 +210,22 @@ static int write_pem(BIO *out, const char *label, const uint8_t *der, size_t len
 	return ok;
 }
 
+/* Copies s without its terminator to out + n; returns the new length. */
+static size_t append(char *out, size_t n, const char *s)
+{
+	while (*s != '\0')
+		out[n++] = *s++;
+	return n;
+}
+
 /* Appends default's layout: the label, then 15 bytes a line, "xx:" separated. */
 static size_t format_labeled(char *out, const char *label, const uint8_t *buf, size_t len)
 {
-	size_t n = strlen(label);
+	size_t n = append(out, 0, label);
 
-	memcpy(out, label, n);
 	for (size_t i = 0; i < len; i++) {
-		if (i % 15 == 0) {
-			memcpy(out + n, "\n    ", 5);
-			n += 5;
-		}
+		if (i % 15 == 0)
+			n = append(out, n, "\n    ");
 		out[n++] = hex_digit(buf[i] >> 4);
 		out[n++] = hex_digit(buf[i] & 15);
 		if (i + 1 < len)

@@ -436,13 +436,13 @@ static void x25519_gen_cleanup(void *vgen)
 /* See x25519_key.h: the reference is a key pointer whose key moves here. */
 static void *x25519_load(const void *reference, size_t reference_sz)
 {
-	struct zinc_x25519_key **ref = (struct zinc_x25519_key **)reference;
+	struct zinc_x25519_key_ref *ref = (struct zinc_x25519_key_ref *)reference;
 	struct zinc_x25519_key *key;
 
 	if (ref == NULL || reference_sz != sizeof(*ref))
 		return NULL;
-	key = *ref;
-	*ref = NULL;
+	key = ref->key;
+	ref->key = NULL;
 	return key;
 }
 

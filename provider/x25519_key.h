@@ -27,11 +27,13 @@ void zinc_x25519_key_free(struct zinc_x25519_key *key);
 
 /*
  * OSSL_FUNC_KEYMGMT_LOAD's reference, as a decoder passes it in
- * OSSL_OBJECT_PARAM_REFERENCE: the bytes of a struct zinc_x25519_key
- * pointer variable (reference_sz == sizeof(struct zinc_x25519_key *)).
- * load takes the key and sets that variable to NULL, so the decoder frees
- * its pointer afterwards in every case.
+ * OSSL_OBJECT_PARAM_REFERENCE: the bytes of this struct, which the core
+ * hands to load in place.  load takes the key and sets ref.key to NULL, so
+ * the decoder frees ref.key afterwards in every case.
  */
+struct zinc_x25519_key_ref {
+	struct zinc_x25519_key *key;
+};
 
 /*
  * encode_x25519.c: the DER of RFC 8410's SubjectPublicKeyInfo and (v1)
