@@ -2,6 +2,7 @@
 /* CPU feature detection, done once, and the helpers every primitive shares. */
 #include "config.h"
 #include <pthread.h>
+#include <stdlib.h>
 #include "internal.h"
 
 unsigned int zinc_cpu_features;
@@ -75,6 +76,37 @@ static const struct {
 static char features_string[128];
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
+/*
+ * ZINC_CPU limits the features zinc uses to a comma-separated list of the
+ * names above, so that every path can run on one machine; "none" (or any
+ * list without a known name) leaves the portable C.  Unset: all detected.
+ */
+static unsigned int features_allowed(void)
+{
+#ifdef HAVE_SECURE_GETENV
+	const char *list = secure_getenv("ZINC_CPU");
+#else
+	const char *list = getenv("ZINC_CPU");
+#endif
+	unsigned int allowed = 0;
+	size_t i;
+
+	if (list == NULL || *list == '\0')
+		return ~0u;
+	while (*list != '\0') {
+		size_t len = strcspn(list, ",");
+
+		for (i = 0; i < sizeof(feature_names) / sizeof(feature_names[0]); i++)
+			if (strlen(feature_names[i].name) == len &&
+			    strncmp(feature_names[i].name, list, len) == 0)
+				allowed |= feature_names[i].bit;
+		list += len;
+		if (*list == ',')
+			list++;
+	}
+	return allowed;
+}
+
 static void init_once_fn(void)
 {
 	size_t i, n = 0;
@@ -82,6 +114,7 @@ static void init_once_fn(void)
 #if defined(ZINC_ASM_X86_64)
 	zinc_cpu_features = detect_x86_64();
 #endif
+	zinc_cpu_features &= features_allowed();
 	for (i = 0; i < sizeof(feature_names) / sizeof(feature_names[0]); i++) {
 		size_t len = strlen(feature_names[i].name);
 

@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# The test programs again under each feature mask this CPU supports
+# (ZINC_CPU, see provider/crypto/cpu.c), so that every implementation path,
+# down to the portable C, runs on this one machine (TAP).  A mask first has
+# to show in zinc's buildinfo exactly as asked: otherwise it is not tested.
+#
+# Environment (from Makefile.am): ZINC_BUILDDIR and what the programs need.
+set -u
+
+builddir=${ZINC_BUILDDIR:?}
+programs=(test_primitives test_curve25519 test_cipher_vectors test_cipher_diff
+	  test_mac_vectors test_mac_diff test_x25519_evp)
+# From none to everything, each adding what the next path needs.
+masks=(none
+       ssse3
+       ssse3,avx,avx2
+       ssse3,avx,avx2,bmi2,adx
+       ssse3,avx,avx2,bmi2,adx,avx512f,avx512vl,avx512bw
+       ssse3,avx,avx2,bmi2,adx,avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi2)
+
+n=0
+for mask in "${masks[@]}"; do
+	want=${mask//,/ }
+	got=$(ZINC_CPU=$mask "$builddir/test/test_provider" 2>&1 |
+	      sed -n 's/^# buildinfo: .*cpu: //p')
+	if [ "$got" != "$want" ]; then
+		n=$((n + 1))
+		echo "ok $n # SKIP ZINC_CPU=$mask: this CPU gives '$got'"
+		continue
+	fi
+	for p in "${programs[@]}"; do
+		n=$((n + 1))
+		out=$(ZINC_CPU=$mask "$builddir/test/$p" 2>&1)
+		status=$?
+		passed=$(grep -c '^ok' <<<"$out")
+		if [ "$status" -eq 0 ] && ! grep -q '^not ok' <<<"$out"; then
+			echo "ok $n - ZINC_CPU=$mask: $p ($passed checks)"
+		else
+			echo "not ok $n - ZINC_CPU=$mask: $p (exit $status)"
+			grep -E '^(not ok|# )' <<<"$out" | head -n 40 | sed 's/^#\{0,1\} \{0,1\}/# /'
+		fi
+	done
+done
+echo "1..$n"
