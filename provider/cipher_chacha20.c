@@ -83,11 +83,9 @@ static void zc20_iv_to_current_block(struct chacha20_glue *g)
 
 static int zc20_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
 
-static int zc20_init(void *vctx, const unsigned char *key, size_t keylen,
+static int zc20_init(struct chacha20_glue *g, const unsigned char *key, size_t keylen,
 		     const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[])
 {
-	struct chacha20_glue *g = vctx;
-
 	if (key != NULL && keylen != CHACHA20_KEY_SIZE) {
 		ZINC_RAISE(g->provctx, ZINC_R_INVALID_KEY_LENGTH);
 		return 0;
@@ -111,6 +109,24 @@ static int zc20_init(void *vctx, const unsigned char *key, size_t keylen,
 		g->counter_lags = false;
 	}
 	return zc20_set_ctx_params(g, params);
+}
+
+static int zc20_einit(void *vctx, const unsigned char *key, size_t keylen,
+		      const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[])
+{
+	if (!zc20_init(vctx, key, keylen, iv, ivlen, params))
+		return 0;
+	zinc_report(ZINC_EV_CHACHA20_ENCRYPT);
+	return 1;
+}
+
+static int zc20_dinit(void *vctx, const unsigned char *key, size_t keylen,
+		      const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[])
+{
+	if (!zc20_init(vctx, key, keylen, iv, ivlen, params))
+		return 0;
+	zinc_report(ZINC_EV_CHACHA20_DECRYPT);
+	return 1;
 }
 
 static int zc20_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize,
@@ -285,8 +301,8 @@ const OSSL_DISPATCH zinc_chacha20_functions[] = {
 	{ OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))zc20_newctx },
 	{ OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))zc20_freectx },
 	{ OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))zc20_dupctx },
-	{ OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))zc20_init },
-	{ OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))zc20_init },
+	{ OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))zc20_einit },
+	{ OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))zc20_dinit },
 	{ OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))zc20_update },
 	{ OSSL_FUNC_CIPHER_FINAL, (void (*)(void))zc20_final },
 	{ OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))zc20_update },

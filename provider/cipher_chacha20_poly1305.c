@@ -20,14 +20,17 @@
 struct aead_variant {
 	size_t nonce_len;
 	void (*init)(struct chacha20poly1305_ctx *ctx, const uint8_t *key, const uint8_t *nonce);
+	enum zinc_event encrypt_event, decrypt_event;	/* for ZINC_REPORT */
 };
 
 static const struct aead_variant chacha20_poly1305_variant = {
-	CHACHA20POLY1305_NONCE_SIZE, chacha20poly1305_init
+	CHACHA20POLY1305_NONCE_SIZE, chacha20poly1305_init,
+	ZINC_EV_CHACHA20_POLY1305_ENCRYPT, ZINC_EV_CHACHA20_POLY1305_DECRYPT
 };
 
 static const struct aead_variant xchacha20_poly1305_variant = {
-	XCHACHA20POLY1305_NONCE_SIZE, xchacha20poly1305_init
+	XCHACHA20POLY1305_NONCE_SIZE, xchacha20poly1305_init,
+	ZINC_EV_XCHACHA20_POLY1305_ENCRYPT, ZINC_EV_XCHACHA20_POLY1305_DECRYPT
 };
 
 enum aead_state {
@@ -125,7 +128,10 @@ static int aead_init(struct aead_glue *g, const unsigned char *key, size_t keyle
 		g->state = AEAD_IDLE;
 		g->tag_ready = false;
 	}
-	return aead_set_ctx_params(g, params);
+	if (!aead_set_ctx_params(g, params))
+		return 0;
+	zinc_report(enc ? g->variant->encrypt_event : g->variant->decrypt_event);
+	return 1;
 }
 
 static int aead_einit(void *vctx, const unsigned char *key, size_t keylen,

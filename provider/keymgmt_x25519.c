@@ -425,6 +425,7 @@ static void *x25519_gen(void *vgen, OSSL_CALLBACK *cb, void *cbarg)
 	curve25519_generate_public(key->pub, key->priv);
 	key->has_priv = true;
 	key->has_pub = true;
+	zinc_report(ZINC_EV_X25519_KEYGEN);
 	return key;
 }
 

@@ -199,6 +199,7 @@ static int blake2s_mac_init(void *vmac, const unsigned char *key, size_t keylen,
 	}
 	blake2s_init_param(&mac->state, mac->size, mac->key, mac->keylen, mac->salt, mac->custom);
 	mac->phase = B_ABSORBING;
+	zinc_report(ZINC_EV_BLAKE2SMAC_MAC);
 	return 1;
 }
 

@@ -104,13 +104,15 @@ static int poly1305_mac_init(void *vmac, const unsigned char *key, size_t keylen
 
 	if (!poly1305_mac_set_ctx_params(mac, params))
 		return 0;
-	if (key != NULL)
-		return poly1305_mac_setkey(mac, key, keylen);
-	/* Without a key, a key already used for a message cannot serve again. */
-	if (mac->phase == P_ABSORBING || mac->phase == P_DONE) {
+	if (key != NULL) {
+		if (!poly1305_mac_setkey(mac, key, keylen))
+			return 0;
+	} else if (mac->phase == P_ABSORBING || mac->phase == P_DONE) {
+		/* Without a key, a key already used for a message cannot serve again. */
 		ZINC_RAISE(mac->provctx, ZINC_R_NO_KEY_SET);
 		return 0;
 	}
+	zinc_report(ZINC_EV_POLY1305_MAC);
 	return 1;
 }
 

@@ -148,6 +148,7 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
 
 	zinc_err_init(in);
 	zinc_init();
+	zinc_report_init();
 	if (!CRYPTO_THREAD_run_once(&once, make_buildinfo))
 		return 0;
 

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
@@ -1265,6 +1267,221 @@ static void test_streaming(void)
 	}
 }
 
+/* --- Poly1305 for the assembly: block and batch boundaries, path switches ---- */
+
+#define POLY_LONG 8448	/* 33 batches of 256 bytes */
+
+/* Splits that mix short updates (the scalar code) with long ones (vector). */
+static size_t poly_chunk(size_t left)
+{
+	size_t n;
+
+	switch (zt_rand_below(3)) {
+	case 0:
+		n = zt_rand_below(33);
+		break;
+	case 1:
+		n = 16 * zt_rand_below(40) + zt_rand_below(3);
+		break;
+	default:
+		n = zt_rand_below(POLY_LONG);
+		break;
+	}
+	return n < left ? n : left;
+}
+
+/* One-shot and a random split of in[0..len) against OpenSSL; 0 when all agree. */
+static int poly_check(const uint8_t *in, size_t len, const uint8_t key[32])
+{
+	uint8_t ref[16], got[16];
+	struct poly1305_ctx ctx;
+	size_t off, n;
+	int bad = 0;
+
+	ossl_mac("POLY1305", ref, 16, in, len, key, 32, NULL, NULL);
+	poly1305(got, in, len, key);
+	bad += memcmp(got, ref, 16) != 0;
+	poly1305_init(&ctx, key);
+	for (off = 0; off < len; off += n) {
+		n = poly_chunk(len - off);
+		poly1305_update(&ctx, in + off, n);
+	}
+	poly1305_final(&ctx, got);
+	bad += memcmp(got, ref, 16) != 0;
+	return bad;
+}
+
+/*
+ * Every length up to 600, then both sides of every multiple of 64 bytes (the
+ * vector batches are 128 and 256 bytes, the thresholds multiples of 128).
+ */
+static size_t poly_length(size_t i)
+{
+	static const int around[] = { -17, -16, -15, -1, 0, 1, 15, 16, 17 };
+	const size_t n = sizeof(around) / sizeof(around[0]);
+
+	if (i <= 600)
+		return i;
+	i -= 601;
+	return 64 * (10 + i / n) + (size_t)(ptrdiff_t)around[i % n];
+}
+#define POLY_LENGTHS (601 + 9 * (POLY_LONG / 64 - 10))
+
+static void test_poly1305_asm(void)
+{
+	static const char *const keys[] = {
+		"ffffff0ffcffff0ffcffff0ffcffff0f" FF16,
+		FF16 FF16,
+		"ffffff0ffcffff0ffcffff0ffcffff0f" Z16,
+		/* r = 1: h1 all ones when 5 (h >> 130) folds back in */
+		"01000000000000000000000000000000" FF16,
+		"00000000000000000400000000000000" Z16,	/* r = 2^66 */
+	};
+	static uint8_t msg[POLY_LONG];
+	uint8_t key[32], got[16], ref[16];
+	struct poly1305_ctx ctx;
+	size_t i, j, len, off, n;
+	long page = sysconf(_SC_PAGESIZE);
+	uint8_t *map;
+	int bad;
+
+	zt_rand(key, 32);
+	zt_rand(msg, sizeof(msg));
+	for (i = 0, bad = 0; i < POLY_LENGTHS; i++)
+		bad += poly_check(msg, poly_length(i), key);
+	zt_ok(bad == 0, "Poly1305: lengths 0..600 and around every 64-byte batch up to %d, "
+	      "one-shot and random splits, agree with OpenSSL (%d differ)", POLY_LONG, bad);
+
+	/* Carries at their largest: extreme r and s over all-ones messages. */
+	memset(msg, 0xff, sizeof(msg));
+	for (j = 0, bad = 0; j < sizeof(keys) / sizeof(keys[0]); j++) {
+		unhex_exact(key, 32, keys[j]);
+		for (i = 0; i < POLY_LENGTHS; i++)
+			bad += poly_check(msg, poly_length(i), key);
+	}
+	zt_ok(bad == 0, "Poly1305: extreme keys over all-ones messages at those lengths agree "
+	      "with OpenSSL (%d differ)", bad);
+
+	/* One context through short, long, short... updates, at every offset mod 16. */
+	zt_rand(msg, sizeof(msg));
+	for (i = 0, bad = 0; i < 200; i++) {
+		static const size_t steps[] = { 1, 15, 16, 17, 255, 256, 257, 1024, 4111 };
+
+		zt_rand(key, 32);
+		poly1305_init(&ctx, key);
+		for (off = 0, len = zt_rand_below(sizeof(msg) + 1); off < len; off += n) {
+			n = steps[zt_rand_below(sizeof(steps) / sizeof(steps[0]))];
+			n = n < len - off ? n : len - off;
+			poly1305_update(&ctx, msg + off, n);
+		}
+		poly1305_final(&ctx, got);
+		ossl_mac("POLY1305", ref, 16, msg, len, key, 32, NULL, NULL);
+		bad += memcmp(got, ref, 16) != 0;
+	}
+	zt_ok(bad == 0, "Poly1305: 200 contexts alternating short and long updates agree with "
+	      "OpenSSL (%d differ)", bad);
+
+	/* Input ending right before an unmapped page: no read past the end. */
+	map = mmap(NULL, 3 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		   -1, 0);
+	if (map == MAP_FAILED || mprotect(map + 2 * page, (size_t)page, PROT_NONE) != 0) {
+		zt_skip("Poly1305 guard page: mmap or mprotect failed");
+		return;
+	}
+	zt_rand(map, 2 * (size_t)page);
+	zt_rand(key, 32);
+	for (i = 0, bad = 0; i < POLY_LENGTHS; i++) {
+		len = poly_length(i);
+		if (len <= 2 * (size_t)page)
+			bad += poly_check(map + 2 * page - len, len, key);
+	}
+	zt_ok(bad == 0, "Poly1305: input ending at an unmapped page, every length above, agrees "
+	      "with OpenSSL (%d differ)", bad);
+	munmap(map, 3 * (size_t)page);
+}
+
+/* --- ChaCha20 for the assembly: block, lane and path boundaries ------------ */
+
+#define CHACHA_MAX_BLOCKS 70	/* past two 32-block passes, plus a tail */
+
+/* 1..70 blocks, each -1, +0 and +1 byte (i < 3 * 70), then 0..63 bytes. */
+static size_t chacha_length(size_t i)
+{
+	if (i < 3 * CHACHA_MAX_BLOCKS)
+		return 64 * (i / 3 + 1) + i % 3 - 1;
+	return i - 3 * CHACHA_MAX_BLOCKS;
+}
+
+#define CHACHA_LENGTHS (3 * CHACHA_MAX_BLOCKS + 64)
+
+/* dst = src ^ keystream of (key, iv), one-shot; 0 when it matches OpenSSL. */
+static int chacha_check(uint8_t *dst, const uint8_t *src, size_t len, const uint8_t key[32],
+			const uint8_t iv[16])
+{
+	static uint8_t ref[64 * CHACHA_MAX_BLOCKS + 64];
+	struct chacha20_ctx ctx;
+
+	ossl_chacha20(ref, src, len, key, iv);
+	chacha20_init(&ctx, key, iv);
+	chacha20_crypt(&ctx, dst, src, len);
+	return memcmp(dst, ref, len) != 0;
+}
+
+static void test_chacha20_asm(void)
+{
+	static uint8_t in[64 * CHACHA_MAX_BLOCKS + 128], out[sizeof(in)];
+	uint8_t key[32], iv[16];
+	long page = sysconf(_SC_PAGESIZE);
+	size_t i, len, off;
+	uint8_t *smap, *dmap;
+	int bad, bad_wrap, bad_place;
+
+	zt_rand(key, 32);
+	zt_rand(iv, 16);
+	zt_rand(in, sizeof(in));
+	for (i = 0, bad = 0, bad_wrap = 0, bad_place = 0; i < CHACHA_LENGTHS; i++) {
+		len = chacha_length(i);
+		off = zt_rand_below(64);
+		iv[0] = iv[1] = iv[2] = iv[3] = 0;
+		bad += chacha_check(out + off, in + zt_rand_below(64), len, key, iv);
+		/* the counter passes 2^32 inside the call: split and carried */
+		iv[0] = (uint8_t)(0x100 - len / 64 / 2 - 1);
+		iv[1] = iv[2] = iv[3] = 0xff;
+		bad_wrap += chacha_check(out, in, len, key, iv);
+		memcpy(out + off, in, len);
+		bad_place += chacha_check(out + off, out + off, len, key, iv);
+	}
+	zt_ok(bad == 0, "ChaCha20: 1..%d blocks -1/+0/+1 byte and 0..63 bytes, misaligned, agree "
+	      "with OpenSSL (%d differ)", CHACHA_MAX_BLOCKS, bad);
+	zt_ok(bad_wrap == 0, "ChaCha20: those lengths with the 32-bit counter wrapping midway "
+	      "agree with OpenSSL (%d differ)", bad_wrap);
+	zt_ok(bad_place == 0, "ChaCha20: those lengths in place agree with OpenSSL (%d differ)",
+	      bad_place);
+
+	/* Input and output ending right before unmapped pages: no access past the end. */
+	smap = mmap(NULL, 3 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0);
+	dmap = mmap(NULL, 3 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0);
+	if (smap == MAP_FAILED || dmap == MAP_FAILED ||
+	    mprotect(smap + 2 * page, (size_t)page, PROT_NONE) != 0 ||
+	    mprotect(dmap + 2 * page, (size_t)page, PROT_NONE) != 0) {
+		zt_skip("ChaCha20 guard page: mmap or mprotect failed");
+		return;
+	}
+	zt_rand(smap, 2 * (size_t)page);
+	memset(iv, 0, 4);
+	for (i = 0, bad = 0; i < CHACHA_LENGTHS; i++) {
+		len = chacha_length(i);
+		if (len <= 2 * (size_t)page)
+			bad += chacha_check(dmap + 2 * page - len, smap + 2 * page - len, len, key, iv);
+	}
+	zt_ok(bad == 0, "ChaCha20: input and output ending at unmapped pages, every length above, "
+	      "agree with OpenSSL (%d differ)", bad);
+	munmap(smap, 3 * (size_t)page);
+	munmap(dmap, 3 * (size_t)page);
+}
+
 int main(void)
 {
 	zinc_init();
@@ -1287,5 +1504,7 @@ int main(void)
 	test_aead_misuse(false);
 	test_aead_misuse(true);
 	test_streaming();
+	test_poly1305_asm();
+	test_chacha20_asm();
 	return zt_done();
 }

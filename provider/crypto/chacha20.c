@@ -13,6 +13,9 @@
  * state[13] itself, so an implementation with a 32-bit counter is correct.
  * Returning false means "not handled": the portable code runs instead.
  */
+#if defined(ZINC_ASM_X86_64)
+#include "chacha20-x86_64-glue.c"
+#else
 static void chacha20_arch_choose(void)
 {
 }
@@ -40,6 +43,7 @@ static const char *chacha20_arch_name(void)
 {
 	return NULL;
 }
+#endif
 
 /* --- portable C ---------------------------------------------------------- */
 

@@ -4,6 +4,9 @@
 #include "zinc/poly1305.h"
 #include "internal.h"
 
+#if defined(ZINC_ASM_X86_64)
+#include "poly1305-x86_64-glue.c"
+#else
 /*
  * Dispatch point: the arch glue replaces this section.
  *
@@ -49,6 +52,8 @@ static const char *poly1305_arch_name(void)
 {
 	return NULL;
 }
+
+#endif
 
 /* --- portable C ---------------------------------------------------------- */
 

@@ -1,0 +1,998 @@
+#!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
+#
+# Poly1305 (RFC 8439) for x86_64, driven by provider/crypto/poly1305-x86_64-glue.c.
+#
+# State (uint64_t st[48], the context's opaque words), shared by every path:
+#   st[0..2]   h, the accumulator, radix 2^64 (h2 holds a few bits only)
+#   st[3..4]   r, clamped; st[5] = r1 + (r1 >> 2) = 5 * r1 / 4
+#   st[6]      1 once the vector path's powers of r are valid, else 0
+#   st[8..]    those powers, written by the glue the first time a context
+#              takes the vector path; the table of the IFMA, AVX-512F and
+#              AVX2 code is described with each (zinc_init() fixes which runs)
+# The vector code converts h to its radix on entry and back on exit, so a
+# context can switch between scalar and vector calls at any time.
+#
+# Paths:
+#   zinc_poly1305_blocks_x86_64       radix 2^64, MUL; one block at a time
+#   zinc_poly1305_blocks_x86_64_bmi2  the same with MULX, ADCX and ADOX
+#   zinc_poly1305_blocks_avx2         radix 2^26, AVX2, 8 blocks (2 x 4 lanes)
+#   zinc_poly1305_blocks_avx512       radix 2^26, AVX-512F, 16 blocks (2 x 8)
+#   zinc_poly1305_blocks_ifma         radix 2^44, AVX-512 IFMA, 16 blocks (2 x 8)
+#   zinc_poly1305_emit_x86_64         final reduction (constant time) + s
+# The glue runs the scalar code for short input and tails, a vector path
+# from 768 (AVX2), 1024 (AVX-512F) or 512 (IFMA) bytes on, computing the
+# powers of r the first time a context needs them; from 128 (IFMA) or 256
+# bytes on once they are there.
+#
+#   void zinc_poly1305_init_x86_64(uint64_t st[48], const uint8_t key[16]);
+#   void zinc_poly1305_blocks_*(uint64_t st[48], const uint8_t *in,
+#                               size_t len, uint32_t padbit);  len % 16 == 0
+#   void zinc_poly1305_emit_x86_64(const uint64_t st[48], uint8_t mac[16],
+#                                  const uint32_t nonce[4]);
+#
+# Cycles per byte, one-shot poly1305() (init, update, final) of a message,
+# on the AMD EPYC (Zen 5, 2 vCPUs, shared) this was written on: median of 7
+# runs, each the best of 7; no cycle counters here, so ns/byte times the
+# nominal 2.096 GHz of /proc/cpuinfo "cpu MHz" (the core may boost above
+# it).  ZINC_CPU picks the path.  1 KB includes computing the powers of r.
+#
+#   path (ZINC_CPU)                      64 B    1 KB   16 KB
+#   portable C, radix 2^44 (none)        1.66    0.84    0.79
+#   MUL (ssse3)                          0.92    0.56    0.53
+#   MULX/ADX (bmi2,adx)                  0.93    0.56    0.54
+#   AVX2 (ssse3,avx,avx2)                0.92    0.47    0.25
+#   AVX-512F (...,avx512f,vl,bw)         0.93    0.40    0.14
+#   AVX-512 IFMA (all)                   0.93    0.29    0.11
+# 64 B takes the scalar code on every path; MULX/ADX and MUL time alike,
+# both bound by the latency of one block's multiply and reduction.
+use strict;
+use warnings;
+use zinc_x86_64;
+
+my $file = asm_open(@ARGV);
+
+# --- scalar, radix 2^64 --------------------------------------------------------
+#
+# h = h + m + padbit * 2^128, then h = h * r, reduced partially:
+#   h * r = (h0 + h1 2^64 + h2 2^128) (r0 + r1 2^64), and since 4 | r1,
+#   h1 r1 2^128 = h1 (r1/4) 2^130 == 5 h1 (r1/4) = h1 s1 (mod 2^130 - 5),
+#   h2 r1 2^192 == h2 s1 2^64.  So
+#   t0 + t1 2^64 + t2 2^128 = h0 r0 + h1 s1 + (h0 r1 + h1 r0 + h2 s1) 2^64
+#                             + h2 r0 2^128
+# and the bits of t2 above 2 fold back times 5: h2 ends <= 4, so h < 5 * 2^128.
+
+my ($st, $inp, $len, $padbit) = ('%rdi', '%rsi', '%rdx', '%rcx');
+my ($h0, $h1, $h2) = ('%r14', '%rbx', '%rbp');
+my ($r0, $r1, $s1) = ('%r11', '%r12', '%r13');
+my ($t0, $t1, $t2, $cnt) = ('%r8', '%r9', '%r10', '%r15');
+
+function_begin('zinc_poly1305_init_x86_64');
+code(<<___);
+	movq	0(%rsi), %rax
+	movq	8(%rsi), %rcx
+	movq	\$0x0ffffffc0fffffff, %r8
+	movq	\$0x0ffffffc0ffffffc, %r9
+	andq	%r8, %rax
+	andq	%r9, %rcx
+	movq	%rax, 24(%rdi)
+	movq	%rcx, 32(%rdi)
+	movq	%rcx, %rdx
+	shrq	\$2, %rdx
+	addq	%rcx, %rdx
+	movq	%rdx, 40(%rdi)
+	xorl	%eax, %eax
+	movq	%rax, 0(%rdi)
+	movq	%rax, 8(%rdi)
+	movq	%rax, 16(%rdi)
+	movq	%rax, 48(%rdi)
+	ret
+___
+function_end('zinc_poly1305_init_x86_64');
+
+# padbit is stored at -8(%rsp) (red zone: these are leaf functions) when
+# rcx is needed.
+sub scalar_prologue {
+	my ($spill) = @_;
+	code(<<___);
+	pushq	%rbx
+	pushq	%rbp
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	movq	$len, $cnt
+	shrq	\$4, $cnt
+	jz	9f
+	movq	0($st), $h0
+	movq	8($st), $h1
+	movq	16($st), $h2
+	movq	24($st), $r0
+	movq	32($st), $r1
+	movq	40($st), $s1
+	movl	%ecx, %ecx		# padbit, zero-extended
+___
+	code("\tmovq\t%rcx, -8(%rsp)\n") if $spill;
+}
+
+# t0 + t1 2^64 + t2 2^128 -> h, keeping 2 bits of t2 and adding 5 * (t2 >> 2).
+sub scalar_reduce {
+	code(<<___);
+	movq	$t2, $h2
+	movq	$t2, %rax
+	andq	\$3, $h2
+	shrq	\$2, %rax
+	andq	\$-4, $t2
+	addq	%rax, $t2
+	addq	$t2, $t0
+	adcq	\$0, $t1
+	adcq	\$0, $h2
+	movq	$t0, $h0
+	movq	$t1, $h1
+	decq	$cnt
+	jnz	1b
+___
+}
+
+sub scalar_epilogue {
+	code(<<___);
+	movq	$h0, 0($st)
+	movq	$h1, 8($st)
+	movq	$h2, 16($st)
+9:
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbp
+	popq	%rbx
+	ret
+___
+}
+
+# MUL: rdx:rax = rax * operand.  The products bound every carry chain: see
+# above (h0 r0 + h1 s1 < 2^126, h0 r1 + h1 r0 < 2^125).
+function_begin('zinc_poly1305_blocks_x86_64');
+scalar_prologue(0);
+code(<<___);
+.p2align 4
+1:
+	addq	0($inp), $h0
+	adcq	8($inp), $h1
+	adcq	$padbit, $h2
+	leaq	16($inp), $inp
+
+	movq	$r0, %rax
+	mulq	$h0			# h0 r0
+	movq	%rax, $t0
+	movq	%rdx, $t1
+	movq	$s1, %rax
+	mulq	$h1			# h1 s1
+	addq	%rax, $t0
+	adcq	%rdx, $t1
+	movq	$r1, %rax
+	mulq	$h0			# h0 r1
+	movq	%rax, $h0
+	movq	%rdx, $t2
+	movq	$r0, %rax
+	mulq	$h1			# h1 r0
+	addq	%rax, $h0
+	adcq	%rdx, $t2
+	movq	$s1, %rax
+	imulq	$h2, %rax		# h2 s1 (h2 < 8: fits)
+	imulq	$r0, $h2		# h2 r0
+	addq	%rax, $h0
+	adcq	$h2, $t2
+	addq	$h0, $t1
+	adcq	\$0, $t2
+___
+scalar_reduce();
+scalar_epilogue();
+function_end('zinc_poly1305_blocks_x86_64');
+
+# MULX (rdx times the operand, flags untouched) with h in rdx, and two
+# carry chains: ADCX (CF) for the low word, ADOX (OF) for the middle one.
+function_begin('zinc_poly1305_blocks_x86_64_bmi2');
+scalar_prologue(1);
+code(<<___);
+.p2align 4
+1:
+	addq	0($inp), $h0
+	adcq	8($inp), $h1
+	adcq	-8(%rsp), $h2
+	leaq	16($inp), $inp
+
+	xorl	%eax, %eax		# CF = OF = 0
+	movq	$h0, %rdx
+	mulx	$r0, $t0, $t1		# h0 r0
+	mulx	$r1, $h0, $t2		# h0 r1
+	movq	$h1, %rdx
+	mulx	$s1, $h1, %rax		# h1 s1
+	mulx	$r0, %rdx, %rcx		# h1 r0
+	adcx	$h1, $t0
+	adox	%rdx, $h0
+	adcx	%rax, $t1
+	adox	%rcx, $t2
+	movq	$s1, %rdx
+	imulq	$h2, %rdx		# h2 s1
+	imulq	$r0, $h2		# h2 r0
+	addq	%rdx, $h0
+	adcq	$h2, $t2
+	addq	$h0, $t1
+	adcq	\$0, $t2
+___
+scalar_reduce();
+scalar_epilogue();
+function_end('zinc_poly1305_blocks_x86_64_bmi2');
+
+# h mod p is h or h - p (h < 2p): g = h + 5 reaches 2^130 exactly when
+# h >= p, and then h - p = g mod 2^130; the tag needs only the low 128 bits.
+function_begin('zinc_poly1305_emit_x86_64');
+code(<<___);
+	movq	0(%rdi), %r8
+	movq	8(%rdi), %r9
+	movq	16(%rdi), %r10
+	movq	%r8, %rax
+	movq	%r9, %rcx
+	addq	\$5, %rax
+	adcq	\$0, %rcx
+	adcq	\$0, %r10
+	shrq	\$2, %r10		# 1 when h >= p, else 0
+	cmovnzq	%rax, %r8		# constant time: no branch
+	cmovnzq	%rcx, %r9
+	addq	0(%rdx), %r8
+	adcq	8(%rdx), %r9
+	movq	%r8, 0(%rsi)
+	movq	%r9, 8(%rsi)
+	ret
+___
+function_end('zinc_poly1305_emit_x86_64');
+
+# --- AVX-512 IFMA, radix 2^44 ---------------------------------------------------
+#
+#   void zinc_poly1305_blocks_ifma(uint64_t st[48], const uint8_t *in,
+#                                  size_t len, uint32_t padbit);
+# len a non-zero multiple of 128 (a last 128 bytes take one set, below);
+# st[6] == 1, and the table (radix 2^44,
+# limb-major) holds
+#   st[8 + 8 j + p]   limb j of r^(8,4,7,3,6,2,5,1)[p]
+#   st[32 + j]        limb j of r^16
+#
+# 16 blocks an iteration in two sets A and B of eight lanes, one block per
+# lane: A takes blocks 0..7 of each 256 bytes, B blocks 8..15.  Lane p of a
+# set holds block (0,4,1,5,2,6,3,7)[p] (the order vpunpck{l,h}qdq leaves),
+# so the powers vector holds r^(8,4,7,3,6,2,5,1) to match.  Between
+# iterations both sets are multiplied by r^16; at the end
+#   h = sum over lanes of (A r^8 + B) r^(8 - block).
+# h enters lane 0 of A.  Limbs stay below 2^45 (2^43 for limb 2) after each
+# partial reduction and 20 r below 2^49, inside the 52 bits vpmadd52 reads.
+#
+# A product of limbs i and j lands at weight 2^(44 (i + j)); beyond 2^130 it
+# wraps times 5, and 2^132 == 20, hence s = 20 r.  The high half of a 52-bit
+# multiply is worth 2^52 = 2^8 2^44 relative to its low half: it moves one
+# limb up after a shift by 8, and limb 2's high half (weight 2^140 == 5 2^10)
+# lands in limb 0 times 5120.
+
+{
+my @A = map("%zmm$_", 0..2);
+my @B = map("%zmm$_", 3..5);
+my @R = map("%zmm$_", 6..8);
+my @S = map("%zmm$_", 9..10);
+my ($M44, $M42, $PAD) = map("%zmm$_", 11..13);
+my @TA = map("%zmm$_", 14..19);
+my @TB = map("%zmm$_", 20..25);
+my ($g0, $g1, $g2, $m44) = ('%r8', '%r9', '%r10', '%r11');
+
+# (h0, h1, h2) = (h0, h1, h2) (r0, r1, r2) mod 2^130 - 5, partially reduced.
+sub mul_ops {
+	my ($h, $r, $s, $t) = @_;
+	my ($lo0, $hi0, $lo1, $hi1, $lo2, $hi2) = @$t;
+	my @o = map("vpxorq\t$_, $_, $_", @$t);
+	# rows: for each h limb, the multiplier of d0, d1, d2
+	my @mul = ([$$r[0], $$r[1], $$r[2]],
+		   [$$s[1], $$r[0], $$r[1]],
+		   [$$s[0], $$s[1], $$r[0]]);
+	for my $i (0..2) {
+		my @d = ([$lo0, $hi0], [$lo1, $hi1], [$lo2, $hi2]);
+		for my $k (0..2) {
+			push @o, "vpmadd52luq\t$mul[$i][$k], $$h[$i], $d[$k][0]";
+			push @o, "vpmadd52huq\t$mul[$i][$k], $$h[$i], $d[$k][1]";
+		}
+	}
+	push @o,
+	    "vpsllq\t\$8, $hi0, $hi0",
+	    "vpsllq\t\$8, $hi1, $hi1",
+	    "vpaddq\t$hi0, $lo1, $lo1",
+	    "vpaddq\t$hi1, $lo2, $lo2",
+	    "vpsllq\t\$10, $hi2, $hi0",
+	    "vpsllq\t\$12, $hi2, $hi2",
+	    "vpaddq\t$hi0, $lo0, $lo0",
+	    "vpaddq\t$hi2, $lo0, $lo0",
+	    # carries out of all three limbs at once
+	    "vpsrlq\t\$44, $lo0, $hi0",
+	    "vpsrlq\t\$44, $lo1, $hi1",
+	    "vpsrlq\t\$42, $lo2, $hi2",
+	    "vpandq\t$M44, $lo0, $$h[0]",
+	    "vpandq\t$M44, $lo1, $$h[1]",
+	    "vpandq\t$M42, $lo2, $$h[2]",
+	    "vpaddq\t$hi0, $$h[1], $$h[1]",
+	    "vpaddq\t$hi1, $$h[2], $$h[2]",
+	    "vpaddq\t$hi2, $$h[0], $$h[0]",
+	    "vpsllq\t\$2, $hi2, $hi2",
+	    "vpaddq\t$hi2, $$h[0], $$h[0]";
+	return @o;
+}
+
+# h += the eight blocks at off(inp), padbit at 2^128.
+sub load_ops {
+	my ($h, $off, $t) = @_;
+	my $off64 = $off + 64;
+	return (
+	    "vmovdqu64\t$off($inp), $$t[0]",
+	    "vmovdqu64\t$off64($inp), $$t[1]",
+	    "vpunpcklqdq\t$$t[1], $$t[0], $$t[2]",	# low halves
+	    "vpunpckhqdq\t$$t[1], $$t[0], $$t[3]",	# high halves
+	    "vpandq\t$M44, $$t[2], $$t[4]",
+	    "vpsrlq\t\$44, $$t[2], $$t[2]",
+	    "vpsllq\t\$20, $$t[3], $$t[5]",
+	    "vpternlogq\t\$0xa8, $M44, $$t[5], $$t[2]",	# (t2 | t5) & M44
+	    "vpsrlq\t\$24, $$t[3], $$t[3]",
+	    "vpaddq\t$$t[4], $$h[0], $$h[0]",
+	    "vpaddq\t$$t[2], $$h[1], $$h[1]",
+	    "vporq\t$PAD, $$t[3], $$t[3]",
+	    "vpaddq\t$$t[3], $$h[2], $$h[2]");
+}
+
+# The two sets' instructions alternately, for the out-of-order core.
+sub interleave {
+	my ($x, $y) = @_;
+	my @o;
+	while (@$x || @$y) {
+		push @o, shift @$x if @$x;
+		push @o, shift @$y if @$y;
+	}
+	code(join('', map("\t$_\n", @o)));
+}
+
+# s = 20 r for r1 and r2.
+sub s_of_r {
+	code(<<___);
+	vpsllq	\$4, $R[1], $S[0]
+	vpsllq	\$2, $R[1], $TA[0]
+	vpsllq	\$4, $R[2], $S[1]
+	vpsllq	\$2, $R[2], $TA[1]
+	vpaddq	$TA[0], $S[0], $S[0]
+	vpaddq	$TA[1], $S[1], $S[1]
+___
+}
+
+# Sum of the eight lanes of a limb into a general register (zmm14 is free
+# by then, and VEX-encodable for vextracti128).
+sub hsum {
+	my ($z, $gpr) = @_;
+	(my $y = $z) =~ s/zmm/ymm/;
+	(my $x = $z) =~ s/zmm/xmm/;
+	code(<<___);
+	vextracti64x4	\$1, $z, %ymm14
+	vpaddq	%ymm14, $y, $y
+	vextracti128	\$1, $y, %xmm14
+	vpaddq	%xmm14, $x, $x
+	vpshufd	\$0x4e, $x, %xmm14
+	vpaddq	%xmm14, $x, $x
+	vmovq	$x, $gpr
+___
+}
+
+function_begin('zinc_poly1305_blocks_ifma');
+code(<<___);
+	movabsq	\$0xfffffffffff, $m44
+	vpbroadcastq	$m44, $M44
+	movq	$m44, %rax
+	shrq	\$2, %rax
+	vpbroadcastq	%rax, $M42
+	movl	%ecx, %eax
+	shlq	\$40, %rax
+	vpbroadcastq	%rax, $PAD
+	movl	%edx, %ecx
+	andl	\$128, %ecx		# eight blocks after the 256-byte batches?
+	shrq	\$8, $len
+
+	# h, radix 2^64 -> 2^44, into lane 0 of A
+	movq	0($st), $g0
+	movq	8($st), $g1
+	movq	16($st), $g2
+	movq	$g0, %rax
+	andq	$m44, %rax
+	vmovq	%rax, %xmm0
+	shrdq	\$44, $g1, $g0
+	andq	$m44, $g0
+	vmovq	$g0, %xmm1
+	shrdq	\$24, $g2, $g1
+	vmovq	$g1, %xmm2
+	vpxorq	$B[0], $B[0], $B[0]
+	vpxorq	$B[1], $B[1], $B[1]
+	vpxorq	$B[2], $B[2], $B[2]
+	testq	$len, $len
+	jnz	5f
+	# 128 bytes: h r^8 + the blocks, lane by lane, is (A + blocks) r^(8 - block)
+___
+interleave([load_ops(\@B, 0, \@TB)], []);
+code(<<___);
+	vpaddq	$A[0], $B[0], $B[0]
+	vpaddq	$A[1], $B[1], $B[1]
+	vpaddq	$A[2], $B[2], $B[2]
+	jmp	3f
+5:
+	vpbroadcastq	256($st), $R[0]		# r^16
+	vpbroadcastq	264($st), $R[1]
+	vpbroadcastq	272($st), $R[2]
+___
+s_of_r();
+interleave([load_ops(\@A, 0, \@TA)], [load_ops(\@B, 128, \@TB)]);
+code(<<___);
+	leaq	256($inp), $inp
+	decq	$len
+	jz	2f
+.p2align 5
+1:
+___
+interleave([mul_ops(\@A, \@R, \@S, \@TA)], [mul_ops(\@B, \@R, \@S, \@TB)]);
+interleave([load_ops(\@A, 0, \@TA)], [load_ops(\@B, 128, \@TB)]);
+code(<<___);
+	leaq	256($inp), $inp
+	decq	$len
+	jnz	1b
+2:
+	vpbroadcastq	64($st), $R[0]		# r^8, the power of lane 0
+	vpbroadcastq	128($st), $R[1]
+	vpbroadcastq	192($st), $R[2]
+___
+s_of_r();
+interleave([mul_ops(\@A, \@R, \@S, \@TA)], []);
+code(<<___);
+	vpaddq	$A[0], $B[0], $B[0]
+	vpaddq	$A[1], $B[1], $B[1]
+	vpaddq	$A[2], $B[2], $B[2]
+	testl	%ecx, %ecx
+	jz	3f
+	# eight more blocks: ((A r^8 + B) r^8 + blocks) r^(8 - block)
+___
+interleave([mul_ops(\@B, \@R, \@S, \@TB)], []);
+interleave([load_ops(\@B, 0, \@TB)], []);
+code(<<___);
+3:
+	vmovdqu64	64($st), $R[0]
+	vmovdqu64	128($st), $R[1]
+	vmovdqu64	192($st), $R[2]
+___
+s_of_r();
+interleave([mul_ops(\@B, \@R, \@S, \@TB)], []);
+hsum($B[0], $g0);
+hsum($B[1], $g1);
+hsum($B[2], $g2);
+code(<<___);
+	vzeroupper
+
+	# carry the sums (< 2^48) and go back to radix 2^64
+	movq	$g0, %rax
+	shrq	\$44, %rax
+	andq	$m44, $g0
+	addq	%rax, $g1
+	movq	$g1, %rax
+	shrq	\$44, %rax
+	andq	$m44, $g1
+	addq	%rax, $g2
+	movq	$g2, %rax
+	shrq	\$42, %rax
+	movq	$m44, %rcx
+	shrq	\$2, %rcx
+	andq	%rcx, $g2
+	leaq	(%rax,%rax,4), %rax
+	addq	%rax, $g0
+	movq	$g0, %rax
+	shrq	\$44, %rax
+	andq	$m44, $g0
+	addq	%rax, $g1
+
+	movq	$g1, %rax
+	shlq	\$44, %rax
+	shrq	\$20, $g1
+	movq	$g2, %rcx
+	shlq	\$24, %rcx
+	shrq	\$40, $g2
+	addq	%rax, $g0
+	adcq	%rcx, $g1
+	adcq	\$0, $g2
+	movq	$g0, 0($st)
+	movq	$g1, 8($st)
+	movq	$g2, 16($st)
+	ret
+___
+function_end('zinc_poly1305_blocks_ifma');
+}
+
+# --- AVX2, radix 2^26 ------------------------------------------------------------
+#
+#   void zinc_poly1305_blocks_avx2(uint64_t st[48], const uint8_t *in,
+#                                  size_t len, uint32_t padbit);
+# len a non-zero multiple of 128; st[6] == 1.  Its own power table (a context
+# runs either this or the IFMA code, fixed by zinc_init()):
+#   st[8 + 4 j + p]   limb j of r^(4,2,3,1)[p], radix 2^26
+#   st[28 + j]        limb j of r^8
+# Eight blocks an iteration in two sets A and B of four lanes, one block a
+# lane: A takes blocks 0..3 of each 128 bytes, B blocks 4..7; lane p holds
+# block (0,2,1,3)[p] of its four (the order vpunpck{l,h}qdq leaves).  Both
+# sets are multiplied by r^8 between iterations; at the end
+#   h = sum over lanes of (A r^4 + B) r^(4 - block),
+# h entering lane 0 of A.  The two sets are independent chains that the
+# out-of-order core overlaps; with sixteen ymm registers, r^8, 5 r^8, the
+# mask and padbit live in a stack frame as memory operands.  Limbs stay
+# below 2^27 between multiplies, so vpmuludq (32 x 32 bits) and sums of five
+# products (< 2^59) are exact.
+
+{
+my @HA = map("%ymm$_", 0..4);
+my @HB = map("%ymm$_", 5..9);
+my @D = map("%ymm$_", 10..14);
+my $T = '%ymm15';
+my @frame_r = map(32 * $_ . "(%rsp)", 0..4);
+my @frame_s = (undef, map(32 * ($_ + 4) . "(%rsp)", 1..4));
+my ($M26, $PAD) = ('288(%rsp)', '320(%rsp)');
+my $frame = 352;
+
+# h = h r, r and s = 5 r given as memory operands (s indexed 1..4).  The
+# products go to D; h's registers serve as carry temporaries.
+sub mul26 {
+	my ($H, $r, $s) = @_;
+	my @o;
+	for my $i (0..4) {
+		for my $k (0..4) {
+			my $c = $k >= $i ? $$r[$k - $i] : $$s[$k - $i + 5];
+			if ($i == 0) {
+				push @o, "vpmuludq\t$c, $$H[0], $D[$k]";
+			} else {
+				push @o, "vpmuludq\t$c, $$H[$i], $T", "vpaddq\t$T, $D[$k], $D[$k]";
+			}
+		}
+	}
+	# carry: d0 -> d1 and d3 -> d4, d1 -> d2 and d4 -> d0 (times 5),
+	# d2 -> d3 and d0 -> d1, d3 -> d4; limbs end below 2^26 + 2^10.
+	push @o,
+	    "vpsrlq\t\$26, $D[0], $$H[0]",
+	    "vpsrlq\t\$26, $D[3], $$H[1]",
+	    "vpand\t$M26, $D[0], $D[0]",
+	    "vpand\t$M26, $D[3], $D[3]",
+	    "vpaddq\t$$H[0], $D[1], $D[1]",
+	    "vpaddq\t$$H[1], $D[4], $D[4]",
+	    "vpsrlq\t\$26, $D[1], $$H[0]",
+	    "vpsrlq\t\$26, $D[4], $$H[1]",
+	    "vpand\t$M26, $D[1], $D[1]",
+	    "vpand\t$M26, $D[4], $D[4]",
+	    "vpaddq\t$$H[0], $D[2], $D[2]",
+	    "vpsllq\t\$2, $$H[1], $$H[2]",
+	    "vpaddq\t$$H[1], $D[0], $D[0]",
+	    "vpaddq\t$$H[2], $D[0], $D[0]",
+	    "vpsrlq\t\$26, $D[2], $T",
+	    "vpsrlq\t\$26, $D[0], $$H[1]",
+	    "vpand\t$M26, $D[2], $$H[2]",
+	    "vpand\t$M26, $D[0], $$H[0]",
+	    "vpaddq\t$T, $D[3], $D[3]",
+	    "vpaddq\t$$H[1], $D[1], $$H[1]",
+	    "vpsrlq\t\$26, $D[3], $T",
+	    "vpand\t$M26, $D[3], $$H[3]",
+	    "vpaddq\t$T, $D[4], $$H[4]";
+	code(join('', map("\t$_\n", @o)));
+}
+
+# h += the four blocks at off(inp), padbit at 2^128.
+sub load26 {
+	my ($H, $off) = @_;
+	my ($x, $y, $l, $h, $t) = @D;
+	my $off32 = $off + 32;
+	code(<<___);
+	vmovdqu	$off($inp), $x
+	vmovdqu	$off32($inp), $y
+	vpunpcklqdq	$y, $x, $l
+	vpunpckhqdq	$y, $x, $h
+	vpand	$M26, $l, $t
+	vpaddq	$t, $$H[0], $$H[0]
+	vpsrlq	\$26, $l, $t
+	vpand	$M26, $t, $t
+	vpaddq	$t, $$H[1], $$H[1]
+	vpsrlq	\$52, $l, $t
+	vpsllq	\$12, $h, $T
+	vpor	$T, $t, $t
+	vpand	$M26, $t, $t
+	vpaddq	$t, $$H[2], $$H[2]
+	vpsrlq	\$14, $h, $t
+	vpand	$M26, $t, $t
+	vpaddq	$t, $$H[3], $$H[3]
+	vpsrlq	\$40, $h, $t
+	vpor	$PAD, $t, $t
+	vpaddq	$t, $$H[4], $$H[4]
+___
+}
+
+# The frame's r and s: limbs at byte offsets @$off of st, broadcast or
+# (per lane) loaded.
+sub frame_rs {
+	my ($op, @off) = @_;
+	for my $j (0..4) {
+		code("\t$op\t$off[$j]($st), $T\n\tvmovdqa\t$T, $frame_r[$j]\n");
+		next if $j == 0;
+		code("\tvpsllq\t\$2, $T, $D[0]\n\tvpaddq\t$T, $D[0], $D[0]\n" .
+		     "\tvmovdqa\t$D[0], $frame_s[$j]\n");
+	}
+}
+
+# Sum of the four lanes of a limb into a general register.
+sub hsum26 {
+	my ($y, $gpr) = @_;
+	(my $x = $y) =~ s/ymm/xmm/;
+	code(<<___);
+	vextracti128	\$1, $y, %xmm15
+	vpaddq	%xmm15, $x, $x
+	vpshufd	\$0x4e, $x, %xmm15
+	vpaddq	%xmm15, $x, $x
+	vmovq	$x, $gpr
+___
+}
+
+my @g = ('%r8', '%r9', '%r10', '%r11', '%rax');
+
+function_begin('zinc_poly1305_blocks_avx2');
+code(<<___);
+	shrq	\$7, $len
+	jz	9f
+	pushq	%rbp
+	movq	%rsp, %rbp
+	andq	\$-32, %rsp
+	subq	\$$frame, %rsp
+	movl	\$0x3ffffff, %eax
+	vmovq	%rax, %xmm15
+	vpbroadcastq	%xmm15, $T
+	vmovdqa	$T, $M26
+	movl	%ecx, %eax
+	shlq	\$24, %rax
+	vmovq	%rax, %xmm15
+	vpbroadcastq	%xmm15, $T
+	vmovdqa	$T, $PAD
+___
+frame_rs('vpbroadcastq', map(224 + 8 * $_, 0..4));	# r^8
+code(<<___);
+	# h, radix 2^64 -> 2^26, into lane 0 of A
+	movq	0($st), %r8
+	movq	8($st), %r9
+	movq	16($st), %r10
+	movq	%r8, %rax
+	andl	\$0x3ffffff, %eax
+	vmovq	%rax, %xmm0
+	movq	%r8, %rax
+	shrq	\$26, %rax
+	andl	\$0x3ffffff, %eax
+	vmovq	%rax, %xmm1
+	movq	%r9, %rax
+	shldq	\$12, %r8, %rax		# (h1 << 12) | (h0 >> 52)
+	andl	\$0x3ffffff, %eax
+	vmovq	%rax, %xmm2
+	movq	%r9, %rax
+	shrq	\$14, %rax
+	andl	\$0x3ffffff, %eax
+	vmovq	%rax, %xmm3
+	shrdq	\$40, %r10, %r9		# (h1 >> 40) | (h2 << 24)
+	vmovq	%r9, %xmm4
+___
+code(join('', map("\tvpxor\t$_, $_, $_\n", @HB)));
+load26(\@HA, 0);
+load26(\@HB, 64);
+code(<<___);
+	leaq	128($inp), $inp
+	decq	$len
+	jz	2f
+.p2align 5
+1:
+___
+mul26(\@HA, \@frame_r, \@frame_s);
+mul26(\@HB, \@frame_r, \@frame_s);
+load26(\@HA, 0);
+load26(\@HB, 64);
+code(<<___);
+	leaq	128($inp), $inp
+	decq	$len
+	jnz	1b
+2:
+___
+frame_rs('vpbroadcastq', map(64 + 32 * $_, 0..4));	# r^4, lane 0's power
+mul26(\@HA, \@frame_r, \@frame_s);
+code(join('', map("\tvpaddq\t$HA[$_], $HB[$_], $HB[$_]\n", 0..4)));
+frame_rs('vmovdqu', map(64 + 32 * $_, 0..4));		# each lane's power
+mul26(\@HB, \@frame_r, \@frame_s);
+for my $i (0..4) { hsum26($HB[$i], $g[$i]); }
+code("\tvpxor\t%ymm0, %ymm0, %ymm0\t\t# wipe the frame\n");
+for my $j (0..$frame / 32 - 1) { code("\tvmovdqa\t%ymm0, " . 32 * $j . "(%rsp)\n"); }
+code(<<___);
+	vzeroupper
+	movq	%rbp, %rsp
+	popq	%rbp
+
+	# carry the sums (< 2^29) and go back to radix 2^64
+	movl	\$0x3ffffff, %edx
+	movq	$g[0], %rcx
+	shrq	\$26, %rcx
+	andq	%rdx, $g[0]
+	addq	%rcx, $g[1]
+	movq	$g[1], %rcx
+	shrq	\$26, %rcx
+	andq	%rdx, $g[1]
+	addq	%rcx, $g[2]
+	movq	$g[2], %rcx
+	shrq	\$26, %rcx
+	andq	%rdx, $g[2]
+	addq	%rcx, $g[3]
+	movq	$g[3], %rcx
+	shrq	\$26, %rcx
+	andq	%rdx, $g[3]
+	addq	%rcx, $g[4]
+	movq	$g[4], %rcx
+	shrq	\$26, %rcx
+	andq	%rdx, $g[4]
+	leaq	(%rcx,%rcx,4), %rcx
+	addq	%rcx, $g[0]
+	movq	$g[0], %rcx
+	shrq	\$26, %rcx
+	andq	%rdx, $g[0]
+	addq	%rcx, $g[1]		# g1 <= 2^26
+
+	shlq	\$26, $g[1]
+	addq	$g[1], $g[0]		# g0 + g1 2^26 < 2^53
+	movq	$g[2], %rcx
+	shrq	\$12, %rcx
+	shlq	\$52, $g[2]
+	shlq	\$14, $g[3]
+	addq	%rcx, $g[3]		# h1 so far, < 2^41
+	movq	$g[4], %rdx
+	shrq	\$24, %rdx
+	shlq	\$40, $g[4]
+	addq	$g[2], $g[0]
+	adcq	$g[4], $g[3]
+	adcq	\$0, %rdx
+	movq	$g[0], 0($st)
+	movq	$g[3], 8($st)
+	movq	%rdx, 16($st)
+9:
+	ret
+___
+function_end('zinc_poly1305_blocks_avx2');
+}
+
+# --- AVX-512F, radix 2^26 ---------------------------------------------------------
+#
+#   void zinc_poly1305_blocks_avx512(uint64_t st[48], const uint8_t *in,
+#                                    size_t len, uint32_t padbit);
+# For CPUs with AVX-512F but not IFMA.  len a non-zero multiple of 256;
+# st[6] == 1 and its table holds
+#   st[8 + 8 j + p]   limb j of r^(8,4,7,3,6,2,5,1)[p], radix 2^26
+# The AVX2 code over eight lanes: sixteen blocks an iteration in two sets A
+# and B, lane p holding block (0,4,1,5,2,6,3,7)[p] of its eight, multiplied
+# by r^16 (computed here from lane 0's r^8) between iterations; at the end
+#   h = sum over lanes of (A r^8 + B) r^(8 - block).
+# Thirty-two registers hold r, 5 r and both sets; the bounds are the AVX2
+# code's.
+
+{
+my @HA = map("%zmm$_", 0..4);
+my @HB = map("%zmm$_", 5..9);
+my @DA = map("%zmm$_", 10..14);
+my @DB = map("%zmm$_", 15..19);
+my @R = map("%zmm$_", 20..24);
+my @S = (undef, map("%zmm$_", 25..28));
+my ($TA, $TB, $M26) = ('%zmm29', '%zmm30', '%zmm31');
+my $PAD = '-8(%rsp){1to8}';	# red zone: a leaf function
+
+sub mul26z {
+	my ($H, $D, $T) = @_;
+	my @o;
+	for my $i (0..4) {
+		for my $k (0..4) {
+			my $c = $k >= $i ? $R[$k - $i] : $S[$k - $i + 5];
+			if ($i == 0) {
+				push @o, "vpmuludq\t$c, $$H[0], $$D[$k]";
+			} else {
+				push @o, "vpmuludq\t$c, $$H[$i], $T", "vpaddq\t$T, $$D[$k], $$D[$k]";
+			}
+		}
+	}
+	push @o,
+	    "vpsrlq\t\$26, $$D[0], $$H[0]",
+	    "vpsrlq\t\$26, $$D[3], $$H[1]",
+	    "vpandq\t$M26, $$D[0], $$D[0]",
+	    "vpandq\t$M26, $$D[3], $$D[3]",
+	    "vpaddq\t$$H[0], $$D[1], $$D[1]",
+	    "vpaddq\t$$H[1], $$D[4], $$D[4]",
+	    "vpsrlq\t\$26, $$D[1], $$H[0]",
+	    "vpsrlq\t\$26, $$D[4], $$H[1]",
+	    "vpandq\t$M26, $$D[1], $$D[1]",
+	    "vpandq\t$M26, $$D[4], $$D[4]",
+	    "vpaddq\t$$H[0], $$D[2], $$D[2]",
+	    "vpsllq\t\$2, $$H[1], $$H[2]",
+	    "vpaddq\t$$H[1], $$D[0], $$D[0]",
+	    "vpaddq\t$$H[2], $$D[0], $$D[0]",
+	    "vpsrlq\t\$26, $$D[2], $T",
+	    "vpsrlq\t\$26, $$D[0], $$H[1]",
+	    "vpandq\t$M26, $$D[2], $$H[2]",
+	    "vpandq\t$M26, $$D[0], $$H[0]",
+	    "vpaddq\t$T, $$D[3], $$D[3]",
+	    "vpaddq\t$$H[1], $$D[1], $$H[1]",
+	    "vpsrlq\t\$26, $$D[3], $T",
+	    "vpandq\t$M26, $$D[3], $$H[3]",
+	    "vpaddq\t$T, $$D[4], $$H[4]";
+	return @o;
+}
+
+sub load26z {
+	my ($H, $off, $D, $T) = @_;
+	my ($x, $y, $l, $h, $t) = @$D;
+	my $off64 = $off + 64;
+	return (
+	    "vmovdqu64\t$off($inp), $x",
+	    "vmovdqu64\t$off64($inp), $y",
+	    "vpunpcklqdq\t$y, $x, $l",
+	    "vpunpckhqdq\t$y, $x, $h",
+	    "vpandq\t$M26, $l, $t",
+	    "vpaddq\t$t, $$H[0], $$H[0]",
+	    "vpsrlq\t\$26, $l, $t",
+	    "vpandq\t$M26, $t, $t",
+	    "vpaddq\t$t, $$H[1], $$H[1]",
+	    "vpsrlq\t\$52, $l, $t",
+	    "vpsllq\t\$12, $h, $T",
+	    "vpternlogq\t\$0xa8, $M26, $T, $t",	# (t | T) & M26
+	    "vpaddq\t$t, $$H[2], $$H[2]",
+	    "vpsrlq\t\$14, $h, $t",
+	    "vpandq\t$M26, $t, $t",
+	    "vpaddq\t$t, $$H[3], $$H[3]",
+	    "vpsrlq\t\$40, $h, $t",
+	    "vporq\t$PAD, $t, $t",
+	    "vpaddq\t$t, $$H[4], $$H[4]");
+}
+
+# s = 5 r
+sub s_of_r26 {
+	code(join('', map("\tvpsllq\t\$2, $R[$_], $S[$_]\n\tvpaddq\t$R[$_], $S[$_], $S[$_]\n", 1..4)));
+}
+
+sub hsum26z {
+	my ($z, $gpr) = @_;
+	(my $y = $z) =~ s/zmm/ymm/;
+	(my $x = $z) =~ s/zmm/xmm/;
+	code(<<___);
+	vextracti64x4	\$1, $z, %ymm10
+	vpaddq	%ymm10, $y, $y
+	vextracti128	\$1, $y, %xmm10
+	vpaddq	%xmm10, $x, $x
+	vpshufd	\$0x4e, $x, %xmm10
+	vpaddq	%xmm10, $x, $x
+	vmovq	$x, $gpr
+___
+}
+
+my @g = ('%r8', '%r9', '%r10', '%r11', '%rax');
+
+function_begin('zinc_poly1305_blocks_avx512');
+code(<<___);
+	shrq	\$8, $len
+	jz	9f
+	movl	\$0x3ffffff, %eax
+	vpbroadcastq	%rax, $M26
+	movl	%ecx, %eax
+	shlq	\$24, %rax
+	movq	%rax, -8(%rsp)
+___
+# r^16 = (r^8)^2, r^8 being lane 0's power, computed in HB and D
+code(join('', map("\tvpbroadcastq\t" . (64 + 64 * $_) . "($st), $R[$_]\n", 0..4)));
+s_of_r26();
+code(join('', map("\tvmovdqa64\t$R[$_], $HB[$_]\n", 0..4)));
+code(join('', map("\t$_\n", mul26z(\@HB, \@DB, $TB))));
+code(join('', map("\tvmovdqa64\t$HB[$_], $R[$_]\n", 0..4)));
+s_of_r26();
+code(<<___);
+	# h, radix 2^64 -> 2^26, into lane 0 of A
+	movq	0($st), %r8
+	movq	8($st), %r9
+	movq	16($st), %r10
+	movq	%r8, %rax
+	andl	\$0x3ffffff, %eax
+	vmovq	%rax, %xmm0
+	movq	%r8, %rax
+	shrq	\$26, %rax
+	andl	\$0x3ffffff, %eax
+	vmovq	%rax, %xmm1
+	movq	%r9, %rax
+	shldq	\$12, %r8, %rax		# (h1 << 12) | (h0 >> 52)
+	andl	\$0x3ffffff, %eax
+	vmovq	%rax, %xmm2
+	movq	%r9, %rax
+	shrq	\$14, %rax
+	andl	\$0x3ffffff, %eax
+	vmovq	%rax, %xmm3
+	shrdq	\$40, %r10, %r9		# (h1 >> 40) | (h2 << 24)
+	vmovq	%r9, %xmm4
+___
+code(join('', map("\tvpxorq\t$_, $_, $_\n", @HB)));
+interleave([load26z(\@HA, 0, \@DA, $TA)], [load26z(\@HB, 128, \@DB, $TB)]);
+code(<<___);
+	leaq	256($inp), $inp
+	decq	$len
+	jz	2f
+.p2align 5
+1:
+___
+interleave([mul26z(\@HA, \@DA, $TA)], [mul26z(\@HB, \@DB, $TB)]);
+interleave([load26z(\@HA, 0, \@DA, $TA)], [load26z(\@HB, 128, \@DB, $TB)]);
+code(<<___);
+	leaq	256($inp), $inp
+	decq	$len
+	jnz	1b
+2:
+___
+code(join('', map("\tvpbroadcastq\t" . (64 + 64 * $_) . "($st), $R[$_]\n", 0..4)));
+s_of_r26();
+interleave([mul26z(\@HA, \@DA, $TA)], []);
+code(join('', map("\tvpaddq\t$HA[$_], $HB[$_], $HB[$_]\n", 0..4)));
+code(join('', map("\tvmovdqu64\t" . (64 + 64 * $_) . "($st), $R[$_]\n", 0..4)));
+s_of_r26();
+interleave([mul26z(\@HB, \@DB, $TB)], []);
+for my $i (0..4) { hsum26z($HB[$i], $g[$i]); }
+code(<<___);
+	vzeroupper
+
+	# carry the sums (< 2^30) and go back to radix 2^64
+	movl	\$0x3ffffff, %edx
+	movq	$g[0], %rcx
+	shrq	\$26, %rcx
+	andq	%rdx, $g[0]
+	addq	%rcx, $g[1]
+	movq	$g[1], %rcx
+	shrq	\$26, %rcx
+	andq	%rdx, $g[1]
+	addq	%rcx, $g[2]
+	movq	$g[2], %rcx
+	shrq	\$26, %rcx
+	andq	%rdx, $g[2]
+	addq	%rcx, $g[3]
+	movq	$g[3], %rcx
+	shrq	\$26, %rcx
+	andq	%rdx, $g[3]
+	addq	%rcx, $g[4]
+	movq	$g[4], %rcx
+	shrq	\$26, %rcx
+	andq	%rdx, $g[4]
+	leaq	(%rcx,%rcx,4), %rcx
+	addq	%rcx, $g[0]
+	movq	$g[0], %rcx
+	shrq	\$26, %rcx
+	andq	%rdx, $g[0]
+	addq	%rcx, $g[1]		# g1 <= 2^26
+
+	shlq	\$26, $g[1]
+	addq	$g[1], $g[0]		# g0 + g1 2^26 < 2^53
+	movq	$g[2], %rcx
+	shrq	\$12, %rcx
+	shlq	\$52, $g[2]
+	shlq	\$14, $g[3]
+	addq	%rcx, $g[3]		# h1 so far, < 2^41
+	movq	$g[4], %rdx
+	shrq	\$24, %rdx
+	shlq	\$40, $g[4]
+	addq	$g[2], $g[0]
+	adcq	$g[4], $g[3]
+	adcq	\$0, %rdx
+	movq	$g[0], 0($st)
+	movq	$g[3], 8($st)
+	movq	%rdx, 16($st)
+9:
+	ret
+___
+function_end('zinc_poly1305_blocks_avx512');
+}
+
+asm_close($file);
