@@ -172,58 +172,10 @@ static int zc20_final(void *vctx, unsigned char *out, size_t *outl, size_t outsi
 	return 1;
 }
 
-static const OSSL_PARAM zc20_gettable_params_list[] = {
-	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
-	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
-	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
-	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, NULL),
-	OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, NULL),
-	OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, NULL),
-	OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, NULL),
-	OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, NULL),
-	OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, NULL),
-	OSSL_PARAM_END
-};
-
-static const OSSL_PARAM *zc20_gettable_params(void *provctx)
-{
-	(void)provctx;
-	return zc20_gettable_params_list;
-}
-
-/* Algorithm parameters: no context, so a wrong type can only fail. */
+/* Algorithm parameters (cipher_common.c). */
 static int zc20_get_params(OSSL_PARAM params[])
 {
-	OSSL_PARAM *p;
-
-	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE);
-	if (p != NULL && !OSSL_PARAM_set_uint(p, 0))
-		return 0;
-	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
-	if (p != NULL && !OSSL_PARAM_set_size_t(p, CHACHA20_KEY_SIZE))
-		return 0;
-	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
-	if (p != NULL && !OSSL_PARAM_set_size_t(p, CHACHA20_IV_SIZE))
-		return 0;
-	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE);
-	if (p != NULL && !OSSL_PARAM_set_size_t(p, 1))
-		return 0;
-	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD);
-	if (p != NULL && !OSSL_PARAM_set_int(p, 0))
-		return 0;
-	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV);
-	if (p != NULL && !OSSL_PARAM_set_int(p, 1))
-		return 0;
-	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CTS);
-	if (p != NULL && !OSSL_PARAM_set_int(p, 0))
-		return 0;
-	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK);
-	if (p != NULL && !OSSL_PARAM_set_int(p, 0))
-		return 0;
-	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_HAS_RAND_KEY);
-	if (p != NULL && !OSSL_PARAM_set_int(p, 0))
-		return 0;
-	return 1;
+	return zinc_cipher_get_params(params, CHACHA20_KEY_SIZE, CHACHA20_IV_SIZE, 0);
 }
 
 static const OSSL_PARAM zc20_ctx_params_list[] = {
@@ -307,7 +259,7 @@ const OSSL_DISPATCH zinc_chacha20_functions[] = {
 	{ OSSL_FUNC_CIPHER_FINAL, (void (*)(void))zc20_final },
 	{ OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))zc20_update },
 	{ OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))zc20_get_params },
-	{ OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))zc20_gettable_params },
+	{ OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))zinc_cipher_gettable_params },
 	{ OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))zc20_get_ctx_params },
 	{ OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))zc20_gettable_ctx_params },
 	{ OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))zc20_set_ctx_params },

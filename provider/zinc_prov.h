@@ -95,6 +95,10 @@ static inline void zinc_report(enum zinc_event ev)
 		zinc_report_first(ev);
 }
 
+/* Algorithm parameters shared by the ciphers (cipher_common.c). */
+const OSSL_PARAM *zinc_cipher_gettable_params(void *provctx);
+int zinc_cipher_get_params(OSSL_PARAM params[], size_t keylen, size_t ivlen, int aead);
+
 /* Algorithm implementations, one file each. */
 extern const OSSL_DISPATCH zinc_chacha20_functions[];
 extern const OSSL_DISPATCH zinc_chacha20_poly1305_functions[];
