@@ -166,23 +166,7 @@ with_zinc enc -chacha20 -K "$key32" -iv "$iv" -in "$tmp/big" -out "$tmp/big.enc"
 ok $? "enc -chacha20 by zinc, enc -d by default: the original" || show "$tmp/err"
 
 # --- docs/examples/aead-file, with zinc chosen by openssl.cnf ---------------
-cat >"$tmp/zinc.cnf" <<EOF
-openssl_conf = openssl_init
-[openssl_init]
-providers = providers
-alg_section = algorithms
-[providers]
-zinc = zinc_sect
-default = default_sect
-[zinc_sect]
-module = $module
-activate = 1
-# Not [default]: that is the name of the file's unnamed first section.
-[default_sect]
-activate = 1
-[algorithms]
-default_properties = ?provider=zinc
-EOF
+sh "$ZINC_SRCDIR/test/openssl-cnf.sh" "$module" >"$tmp/zinc.cnf"
 # aead-file is an ordinary program; in a sanitizer build it has ASan itself.
 with_cnf() { OPENSSL_CONF=$tmp/zinc.cnf "$aead_file" "$@"; }
 without_zinc() { OPENSSL_CONF=/dev/null "$aead_file" "$@"; }

@@ -35,22 +35,7 @@ ok() {		# ok CONDITION-STATUS DESCRIPTION
 diag() { sed 's/^/# /' "$@"; }
 
 # Zinc preferred over default, as a user enables it.
-cat >"$tmp/zinc.cnf" <<EOF
-openssl_conf = openssl_init
-[openssl_init]
-providers = providers
-alg_section = algorithms
-[providers]
-zinc = zinc_sect
-default = default_sect
-[zinc_sect]
-module = $module
-activate = 1
-[default_sect]
-activate = 1
-[algorithms]
-default_properties = ?provider=zinc
-EOF
+sh "$ZINC_SRCDIR/test/openssl-cnf.sh" "$module" >"$tmp/zinc.cnf"
 export OPENSSL_CONF=$tmp/zinc.cnf
 
 # A sanitizer build's zinc.so needs the ASan runtime, which the system's

@@ -99,22 +99,7 @@ trap 'exit 1' HUP INT TERM
 unset ZINC_REPORT
 
 # --- zinc through openssl.cnf, with the sanitizer runtime when needed --------
-cat >"$tmp/openssl.cnf" <<EOF
-openssl_conf = openssl_init
-[openssl_init]
-providers = providers
-alg_section = algorithms
-[providers]
-zinc = zinc_sect
-default = default_sect
-[zinc_sect]
-module = $module
-activate = 1
-[default_sect]
-activate = 1
-[algorithms]
-default_properties = ?provider=zinc
-EOF
+sh "$ZINC_SRCDIR/test/openssl-cnf.sh" "$module" >"$tmp/openssl.cnf"
 
 # A sanitizer build's zinc.so needs the ASan runtime, which the system's
 # programs lack: preload it (as test_cli.sh does), leak checks off.

@@ -1,0 +1,23 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+#
+# Prints an openssl.cnf that loads the zinc module given as $1 next to the
+# default provider and prefers zinc, as a user enables it (README).
+# Used by the shell tests.
+cat <<CNF
+openssl_conf = openssl_init
+[openssl_init]
+providers = providers
+alg_section = algorithms
+[providers]
+zinc = zinc_sect
+default = default_sect
+[zinc_sect]
+module = $1
+activate = 1
+# Not [default]: that is the name of the file's unnamed first section.
+[default_sect]
+activate = 1
+[algorithms]
+default_properties = ?provider=zinc
+CNF
