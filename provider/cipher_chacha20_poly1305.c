@@ -390,30 +390,48 @@ static int aead_get_tag(struct aead_glue *g, OSSL_PARAM *p)
 	return 1;
 }
 
+/*
+ * The size_t a gettable name stands for; false for other names.  libcrypto
+ * asks for ivlen at every init and for the tag after every record: one
+ * comparison per parameter keeps that cheap.
+ */
+static bool aead_size_param(const struct aead_glue *g, const char *key, size_t *v)
+{
+	switch (key[0]) {
+	case 'k':
+		*v = CHACHA20POLY1305_KEY_SIZE;
+		return zinc_name_eq(key, OSSL_CIPHER_PARAM_KEYLEN);
+	case 'i':
+		*v = g->variant->nonce_len;
+		return zinc_name_eq(key, OSSL_CIPHER_PARAM_IVLEN);
+	case 't':
+		if (zinc_name_eq(key, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) {
+			*v = g->tag_len;
+			return true;
+		}
+		*v = g->tls_aad_pad;
+		return zinc_name_eq(key, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD);
+	default:
+		return false;
+	}
+}
+
 static int aead_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
 	struct aead_glue *g = vctx;
 	OSSL_PARAM *p;
+	size_t v;
 
-	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
-	if (p != NULL && !OSSL_PARAM_set_size_t(p, CHACHA20POLY1305_KEY_SIZE))
-		goto bad;
-	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
-	if (p != NULL && !OSSL_PARAM_set_size_t(p, g->variant->nonce_len))
-		goto bad;
-	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN);
-	if (p != NULL && !OSSL_PARAM_set_size_t(p, g->tag_len))
-		goto bad;
-	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD);
-	if (p != NULL && !OSSL_PARAM_set_size_t(p, g->tls_aad_pad))
-		goto bad;
-	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG);
-	if (p != NULL && !aead_get_tag(g, p))
-		return 0;
+	for (p = params; p != NULL && p->key != NULL; p++) {
+		if (zinc_name_eq(p->key, OSSL_CIPHER_PARAM_AEAD_TAG)) {
+			if (!aead_get_tag(g, p))
+				return 0;
+		} else if (aead_size_param(g, p->key, &v) && !OSSL_PARAM_set_size_t(p, v)) {
+			ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_GET_PARAMETER);
+			return 0;
+		}
+	}
 	return 1;
-bad:
-	ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_GET_PARAMETER);
-	return 0;
 }
 
 static int aead_set_len(struct aead_glue *g, const OSSL_PARAM *p, size_t want, int reason)

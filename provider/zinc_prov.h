@@ -88,6 +88,19 @@ void zinc_report_init(void);
 extern atomic_bool zinc_report_pending[ZINC_EV_COUNT];
 void zinc_report_first(enum zinc_event ev);
 
+/*
+ * Parameter name comparison for the per-record paths: inline, because a
+ * call to strcmp costs more than comparing names of a few letters.
+ */
+static inline bool zinc_name_eq(const char *key, const char *name)
+{
+	while (*key != '\0' && *key == *name) {
+		key++;
+		name++;
+	}
+	return *key == *name;
+}
+
 /* For an algorithm's init: one relaxed load unless there is a line to write. */
 static inline void zinc_report(enum zinc_event ev)
 {

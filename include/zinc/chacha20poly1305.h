@@ -46,11 +46,20 @@ bool xchacha20poly1305_decrypt(uint8_t *dst, const uint8_t *src, size_t src_len,
  * encrypt_update() or decrypt_update() calls, then final() (encryption)
  * or final_verify() (decryption).
  */
+enum { CHACHA20POLY1305_AD_BUFFER = 64 };
+
 struct chacha20poly1305_ctx {
 	struct chacha20_ctx chacha;
 	struct poly1305_ctx poly;
 	uint64_t ad_len;
 	uint64_t data_len;
+	/*
+	 * Until the first data (or final), short AD waits here and the
+	 * Poly1305 key block is not computed yet, so that one ChaCha20 pass
+	 * yields it together with the first data's keystream.
+	 */
+	uint8_t ad_buf[CHACHA20POLY1305_AD_BUFFER];
+	bool poly_keyed;
 };
 
 void chacha20poly1305_init(struct chacha20poly1305_ctx *ctx,

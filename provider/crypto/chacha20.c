@@ -12,6 +12,14 @@
  * lets one call pass a 2^32 boundary of state[12] and does the carry into
  * state[13] itself, so an implementation with a 32-bit counter is correct.
  * Returning false means "not handled": the portable code runs instead.
+ *
+ * chacha20_bytes_arch() does in one pass what would take several block
+ * calls: if first is not NULL, it stores the keystream block at state[12]
+ * raw into first[0..63] and the data starts at the next block; it XORs len
+ * bytes (any length) of keystream into src, writing dst; if len % 64 != 0
+ * it also stores the whole keystream block of the partial last block raw
+ * into tail.  It advances state[12] by every block it used; the caller
+ * keeps the run within one 2^32 span of state[12].
  */
 #if defined(ZINC_ASM_X86_64)
 #include "chacha20-x86_64-glue.c"
@@ -36,6 +44,18 @@ static bool hchacha20_arch(uint8_t out[HCHACHA20_KEY_SIZE],
 	(void)out;
 	(void)nonce;
 	(void)key;
+	return false;
+}
+
+static bool chacha20_bytes_arch(uint32_t state[16], uint8_t *first, uint8_t *dst,
+				const uint8_t *src, size_t len, uint8_t tail[CHACHA20_BLOCK_SIZE])
+{
+	(void)state;
+	(void)first;
+	(void)dst;
+	(void)src;
+	(void)len;
+	(void)tail;
 	return false;
 }
 
@@ -173,7 +193,7 @@ static void discard_keystream(struct chacha20_ctx *ctx)
 	ctx->keystream_left = 0;
 }
 
-void chacha20_set_key(struct chacha20_ctx *ctx, const uint8_t key[CHACHA20_KEY_SIZE])
+static void load_key(struct chacha20_ctx *ctx, const uint8_t key[CHACHA20_KEY_SIZE])
 {
 	size_t i;
 
@@ -184,24 +204,71 @@ void chacha20_set_key(struct chacha20_ctx *ctx, const uint8_t key[CHACHA20_KEY_S
 	ctx->state[3] = 0x6b206574;
 	for (i = 0; i < 8; i++)
 		ctx->state[4 + i] = zinc_load_le32(key + 4 * i);
-	/* Keystream of another key must never be used with this one. */
-	discard_keystream(ctx);
 }
 
-void chacha20_set_iv(struct chacha20_ctx *ctx, const uint8_t iv[CHACHA20_IV_SIZE])
+static void load_iv(struct chacha20_ctx *ctx, const uint8_t iv[CHACHA20_IV_SIZE])
 {
 	size_t i;
 
 	for (i = 0; i < 4; i++)
 		ctx->state[12 + i] = zinc_load_le32(iv + 4 * i);
+}
+
+/* Keystream of another key or IV must never be used: each setter discards it. */
+void chacha20_set_key(struct chacha20_ctx *ctx, const uint8_t key[CHACHA20_KEY_SIZE])
+{
+	load_key(ctx, key);
+	discard_keystream(ctx);
+}
+
+void chacha20_set_iv(struct chacha20_ctx *ctx, const uint8_t iv[CHACHA20_IV_SIZE])
+{
+	load_iv(ctx, iv);
 	discard_keystream(ctx);
 }
 
 void chacha20_init(struct chacha20_ctx *ctx, const uint8_t key[CHACHA20_KEY_SIZE],
 		   const uint8_t iv[CHACHA20_IV_SIZE])
 {
-	chacha20_set_key(ctx, key);
-	chacha20_set_iv(ctx, iv);
+	load_key(ctx, key);
+	load_iv(ctx, iv);
+	discard_keystream(ctx);
+}
+
+/*
+ * Blocks a run of len bytes uses (plus a leading one if first), if they fit
+ * before the next 2^32 boundary of state[12]; 0 if they do not.
+ */
+static uint64_t blocks_within_span(const uint32_t state[16], bool first, size_t len)
+{
+	uint64_t n = (uint64_t)first + ((uint64_t)len + CHACHA20_BLOCK_SIZE - 1) / CHACHA20_BLOCK_SIZE;
+
+	return n <= (UINT64_C(1) << 32) - state[12] ? n : 0;
+}
+
+/* One arch pass over a fresh stretch (no buffered keystream); false if not taken. */
+static bool crypt_one_pass(struct chacha20_ctx *ctx, uint8_t *first, uint8_t *dst,
+			   const uint8_t *src, size_t len)
+{
+	uint64_t n = blocks_within_span(ctx->state, first != NULL, len);
+
+	if (n == 0 || !chacha20_bytes_arch(ctx->state, first, dst, src, len, ctx->keystream))
+		return false;
+	if (ctx->state[12] == 0)
+		ctx->state[13]++;
+	ctx->keystream_left = (unsigned int)((CHACHA20_BLOCK_SIZE - len % CHACHA20_BLOCK_SIZE) %
+					     CHACHA20_BLOCK_SIZE);
+	return true;
+}
+
+void chacha20_crypt_first(struct chacha20_ctx *ctx, uint8_t first[CHACHA20_BLOCK_SIZE],
+			  uint8_t *dst, const uint8_t *src, size_t len)
+{
+	if (ctx->keystream_left == 0 && crypt_one_pass(ctx, first, dst, src, len))
+		return;
+	memset(first, 0, CHACHA20_BLOCK_SIZE);
+	chacha20_crypt(ctx, first, first, CHACHA20_BLOCK_SIZE);
+	chacha20_crypt(ctx, dst, src, len);
 }
 
 void chacha20_crypt(struct chacha20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t len)
@@ -221,6 +288,8 @@ void chacha20_crypt(struct chacha20_ctx *ctx, uint8_t *dst, const uint8_t *src, 
 		src += n;
 		len -= n;
 	}
+	if (len == 0 || crypt_one_pass(ctx, NULL, dst, src, len))
+		return;
 
 	n = len / CHACHA20_BLOCK_SIZE;
 	if (n > 0) {

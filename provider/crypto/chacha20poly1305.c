@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* ChaCha20-Poly1305 (RFC 8439 section 2.8) and XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha). */
 #include "config.h"
+#include <stddef.h>
 #include "zinc/chacha20poly1305.h"
 #include "internal.h"
 
@@ -11,16 +12,13 @@ void chacha20poly1305_init(struct chacha20poly1305_ctx *ctx,
 			   const uint8_t nonce[CHACHA20POLY1305_NONCE_SIZE])
 {
 	uint8_t iv[CHACHA20_IV_SIZE] = { 0 };
-	uint8_t block0[CHACHA20_BLOCK_SIZE] = { 0 };
 
 	/* Block 0 keys Poly1305 (its first 32 bytes); data starts at block 1. */
 	memcpy(iv + 4, nonce, CHACHA20POLY1305_NONCE_SIZE);
 	chacha20_init(&ctx->chacha, key, iv);
-	chacha20_crypt(&ctx->chacha, block0, block0, sizeof(block0));
-	poly1305_init(&ctx->poly, block0);
-	zinc_memzero(block0, sizeof(block0));
 	ctx->ad_len = 0;
 	ctx->data_len = 0;
+	ctx->poly_keyed = false;
 }
 
 void xchacha20poly1305_init(struct chacha20poly1305_ctx *ctx,
@@ -36,31 +34,89 @@ void xchacha20poly1305_init(struct chacha20poly1305_ctx *ctx,
 	zinc_memzero(subkey, sizeof(subkey));
 }
 
+static size_t ad_pad(const struct chacha20poly1305_ctx *ctx)
+{
+	return (0x10 - ctx->ad_len) & 0xf;
+}
+
+/*
+ * Keys Poly1305 with block 0 and authenticates the AD that waited in
+ * ad_buf, padded if no more AD can come.
+ */
+static void poly_start(struct chacha20poly1305_ctx *ctx, uint8_t block0[CHACHA20_BLOCK_SIZE],
+		       bool ad_done)
+{
+	size_t n = ctx->ad_len;
+
+	poly1305_init(&ctx->poly, block0);
+	zinc_memzero(block0, CHACHA20_BLOCK_SIZE);
+	ctx->poly_keyed = true;
+	if (ad_done) {
+		memset(ctx->ad_buf + n, 0, ad_pad(ctx));
+		n += ad_pad(ctx);
+	}
+	poly1305_update(&ctx->poly, ctx->ad_buf, n);
+}
+
+/* Block 0 on its own, when no data can share its pass. */
+static void poly_key(struct chacha20poly1305_ctx *ctx, bool ad_done)
+{
+	uint8_t block0[CHACHA20_BLOCK_SIZE];
+
+	chacha20_crypt_first(&ctx->chacha, block0, NULL, NULL, 0);
+	poly_start(ctx, block0, ad_done);
+}
+
 bool chacha20poly1305_ad(struct chacha20poly1305_ctx *ctx, const uint8_t *ad, size_t len)
 {
 	if (ctx->data_len > 0)
 		return false;
+	if (len == 0)
+		return true;
+	if (!ctx->poly_keyed && len <= sizeof(ctx->ad_buf) - ctx->ad_len) {
+		memcpy(ctx->ad_buf + ctx->ad_len, ad, len);
+		ctx->ad_len += len;
+		return true;
+	}
+	if (!ctx->poly_keyed)
+		poly_key(ctx, false);
 	poly1305_update(&ctx->poly, ad, len);
 	ctx->ad_len += len;
 	return true;
 }
 
-/* Checks the limit and, at the first data, pads the AD; false if len is too much. */
-static bool data_begin(struct chacha20poly1305_ctx *ctx, size_t len)
+/* False if len would pass the limit of one nonce. */
+static bool data_fits(const struct chacha20poly1305_ctx *ctx, size_t len)
 {
-	if ((uint64_t)len > CHACHA20POLY1305_MAX_DATA - ctx->data_len)
-		return false;
-	if (ctx->data_len == 0 && len > 0)
-		poly1305_update(&ctx->poly, pad0, (0x10 - ctx->ad_len) & 0xf);
-	return true;
+	return (uint64_t)len <= CHACHA20POLY1305_MAX_DATA - ctx->data_len;
+}
+
+/* Before the first data is authenticated: Poly1305 keyed, AD padded. */
+static void data_begin(struct chacha20poly1305_ctx *ctx)
+{
+	if (!ctx->poly_keyed)
+		poly_key(ctx, true);
+	else if (ctx->data_len == 0)
+		poly1305_update(&ctx->poly, pad0, ad_pad(ctx));
 }
 
 bool chacha20poly1305_encrypt_update(struct chacha20poly1305_ctx *ctx, uint8_t *dst,
 				     const uint8_t *src, size_t len)
 {
-	if (!data_begin(ctx, len))
+	uint8_t block0[CHACHA20_BLOCK_SIZE];
+
+	if (!data_fits(ctx, len))
 		return false;
-	chacha20_crypt(&ctx->chacha, dst, src, len);
+	if (len == 0)
+		return true;
+	if (!ctx->poly_keyed) {
+		/* The key block and the first data in one pass. */
+		chacha20_crypt_first(&ctx->chacha, block0, dst, src, len);
+		poly_start(ctx, block0, true);
+	} else {
+		data_begin(ctx);
+		chacha20_crypt(&ctx->chacha, dst, src, len);
+	}
 	poly1305_update(&ctx->poly, dst, len);
 	ctx->data_len += len;
 	return true;
@@ -69,11 +125,24 @@ bool chacha20poly1305_encrypt_update(struct chacha20poly1305_ctx *ctx, uint8_t *
 bool chacha20poly1305_decrypt_update(struct chacha20poly1305_ctx *ctx, uint8_t *dst,
 				     const uint8_t *src, size_t len)
 {
-	if (!data_begin(ctx, len))
+	const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+	uint8_t block0[CHACHA20_BLOCK_SIZE];
+
+	if (!data_fits(ctx, len))
 		return false;
-	/* Authenticate the ciphertext before dst (maybe src) is overwritten. */
-	poly1305_update(&ctx->poly, src, len);
-	chacha20_crypt(&ctx->chacha, dst, src, len);
+	if (len == 0)
+		return true;
+	if (!ctx->poly_keyed && (d + len <= s || s + len <= d)) {
+		/* src survives the pass: key block and data together, then the MAC. */
+		chacha20_crypt_first(&ctx->chacha, block0, dst, src, len);
+		poly_start(ctx, block0, true);
+		poly1305_update(&ctx->poly, src, len);
+	} else {
+		/* Authenticate the ciphertext before dst (maybe src) is overwritten. */
+		data_begin(ctx);
+		poly1305_update(&ctx->poly, src, len);
+		chacha20_crypt(&ctx->chacha, dst, src, len);
+	}
 	ctx->data_len += len;
 	return true;
 }
@@ -83,14 +152,14 @@ void chacha20poly1305_final(struct chacha20poly1305_ctx *ctx,
 {
 	uint8_t lengths[16];
 
-	if (ctx->data_len == 0)
-		poly1305_update(&ctx->poly, pad0, (0x10 - ctx->ad_len) & 0xf);
+	data_begin(ctx);
 	poly1305_update(&ctx->poly, pad0, (0x10 - ctx->data_len) & 0xf);
 	zinc_store_le64(lengths, ctx->ad_len);
 	zinc_store_le64(lengths + 8, ctx->data_len);
 	poly1305_update(&ctx->poly, lengths, sizeof(lengths));
-	poly1305_final(&ctx->poly, tag);
-	zinc_memzero(ctx, sizeof(*ctx));
+	poly1305_final(&ctx->poly, tag);	/* wipes ctx->poly */
+	zinc_memzero(&ctx->chacha, sizeof(ctx->chacha));
+	zinc_memzero(&ctx->ad_len, sizeof(*ctx) - offsetof(struct chacha20poly1305_ctx, ad_len));
 }
 
 bool chacha20poly1305_final_verify(struct chacha20poly1305_ctx *ctx,

@@ -30,6 +30,15 @@ void zinc_poly1305_choose(void);
 void zinc_blake2s_choose(void);
 void zinc_curve25519_choose(void);
 
+/*
+ * For AEAD starts, on a context with the counter at the Poly1305 key block:
+ * stores that keystream block into first, then does chacha20_crypt(ctx,
+ * dst, src, len), in one pass where the CPU allows.
+ */
+struct chacha20_ctx;
+void chacha20_crypt_first(struct chacha20_ctx *ctx, uint8_t first[64], uint8_t *dst,
+			  const uint8_t *src, size_t len);
+
 static inline uint32_t zinc_load_le32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
