@@ -7,13 +7,27 @@
 #                       const uint32_t state[16]);
 #   void chacha20_avx2(...);     same arguments
 #   void chacha20_avx512(...);   same arguments
-#   void hchacha20_ssse3(uint8_t out[32], const uint8_t nonce[16],
-#                        const uint8_t key[32]);
-#   void hchacha20_avx512vl(...);   same arguments
+#   void chacha20_x64_1(...);    same arguments, one block at a time
+#   void chacha20_avx512_bytes(uint8_t *dst, const uint8_t *src, size_t len,
+#                              const uint32_t state[16], uint8_t *first,
+#                              uint8_t tail[64]);
+#   void hchacha20_x64(uint8_t out[32], const uint8_t nonce[16],
+#                      const uint8_t key[32]);
 #
 # chacha20_*() XOR nblocks (>= 1) whole 64-byte blocks of keystream into src,
 # writing dst, with the block counter state[12], state[12] + 1, ... (32-bit,
 # the caller never lets it wrap within a call and advances state[12]).
+#
+# chacha20_avx512_bytes() (AVX-512 F, VL and BW), for len >= 1 (len == 0
+# does nothing, first included): if first is not NULL, the keystream block
+# at counter state[12] goes raw to first[0..63] and the data starts at the
+# next block; len bytes of keystream are XORed into src, writing dst
+# (dst == src allowed).  A partial last block is XORed under a byte mask, so
+# nothing before dst or past src + len, dst + len is touched, and its whole
+# keystream block goes raw to tail[0..63].  state is not written; the
+# blocks used are (first != NULL) + ceil(len / 64).  The key block runs in
+# the general-purpose registers during the first pass's vector rounds,
+# which leave the integer ALUs idle: it costs almost nothing.
 #
 # Two layouts of the state:
 #   vertical    one register per state word, lane j holding that word of
@@ -38,6 +52,11 @@
 #   chacha20_avx2    vertical ymm per 8 (5..8 left: one partial pass);
 #                    1..4 left: horizontal ymm.
 #   chacha20_ssse3   vertical xmm per 4; 1 left: horizontal xmm.
+#   chacha20_avx512_bytes  as chacha20_avx512 by blocks used, except 1..4:
+#                    one horizontal zmm group, 5..8: two (a zmm row holds
+#                    four blocks, one per 128-bit lane).
+#   chacha20_x64_1   one block in general-purpose registers (see there).
+#   hchacha20_x64    the same rounds, no feed-forward.
 # Zen 5 here: a zmm add or rotate has about 6x its throughput as latency,
 # so the 16-block pass (four quarter rounds in flight) waits; from 17
 # blocks on, chacha20_avx512 runs two 16-block sets side by side (32 per
@@ -52,6 +71,22 @@
 #   ssse3    4.53  2.91  1.95  1.47  2.11  1.45  1.43  1.42  1.41
 #   avx2     4.45  2.27  1.76  1.33  1.16  0.74  0.72  0.71  0.71
 #   avx512   3.45  1.75  1.42  1.07  0.98  0.62  0.31  0.21  0.20
+#   x64_1    2.38  2.35
+#
+# The newer paths, same clock estimate, medians of 201 interleaved runs of
+# 100 calls (2026-12-03, other jobs running), cycles per call:
+#
+#   one block    x64_1 152, ssse3 279, avx2 274, avx512 212
+#   two blocks   x64_1 301, ssse3 358, avx2 278, avx512 217
+#   HChaCha20    x64 144; the former xmm versions (removed): ssse3 258,
+#                avx512vl (vprold) 201
+#
+#   key block + data bytes   0     16    64    256   1024  1420  2048  16384
+#   chacha20_avx512_bytes   153*  231   230   232   317   395   398   3221
+#   separate calls          216   432   427   479   527  1032   629   3651
+#
+# (* the glue's chacha20_x64_1; separate calls: chacha20_avx512 for the key
+# block, the whole blocks and a partial block, as the C did before.)
 use strict;
 use warnings;
 use zinc_x86_64;
@@ -65,6 +100,9 @@ my $ctr = '%r8d';	# block counter of the next pass
 my $rounds = '%eax';
 
 my $isa;		# 'sse', 'avx2' or 'avx512'
+my $bytes_mode = 0;	# chacha20_avx512_bytes stores (see there)
+my @deferred;		# its out-of-line code
+my $first = '%r10';	# its key block pointer
 my $lbl = 0;
 sub label { return '.Lchacha_' . $_[0] . '_' . $lbl++; }
 
@@ -101,6 +139,36 @@ sub vmov {	# aligned register/stack moves
 	my ($s, $d) = @_;
 	my $m = $isa eq 'sse' ? 'movdqa' : $isa eq 'avx512' ? 'vmovdqa32' : 'vmovdqa';
 	code("\t$m\t$s, $d\n");
+}
+
+# Ten double rounds of the vector code &$body.  In chacha20_avx512_bytes
+# with a key block wanted, an out-of-line copy of the loop also runs the
+# key block's rounds in the general-purpose registers (key_block_loop).
+sub round_loop {
+	my ($name, $body) = @_;
+	my $loop = label($name);
+	if ($bytes_mode) {
+		my ($keyed, $after) = (label('keyed'), label('after'));
+		code("\ttestq\t$first, $first\n\tjnz\t$keyed\n");
+		push @deferred, "$keyed:\n" . capture(sub { key_block_loop($body) }) . "\tjmp\t$after\n";
+		code("\tmovl\t\$10, $rounds\n$loop:\n");
+		$body->();
+		code("\tdecl\t$rounds\n\tjnz\t$loop\n$after:\n");
+		return;
+	}
+	code("\tmovl\t\$10, $rounds\n$loop:\n");
+	$body->();
+	code("\tdecl\t$rounds\n\tjnz\t$loop\n");
+}
+
+# The text &$f emits, instead of emitting it.
+sub capture {
+	my ($f) = @_;
+	my $buf = '';
+	no warnings 'redefine';
+	local *code = sub { $buf .= $_[0]; };
+	$f->();
+	return $buf;
 }
 
 # Quarter rounds on several [a, b, c, d] register quads, step by step so the
@@ -163,6 +231,7 @@ sub transpose4 {
 # [[reg, offset in block], ...], exit to $done after block $last.
 sub store_block {
 	my ($k, $parts, $tmp, $done, $exit) = @_;
+	return store_block_bytes(@_) if $bytes_mode;
 	for my $p (@$parts) {
 		my ($r, $off) = @$p;
 		my $o = 64 * $k + $off;
@@ -216,9 +285,10 @@ hlanes_const:			# horizontal: counters of the two lanes, then 2 more
 	.long	0,0,0,0, 1,0,0,0, 2,0,0,0, 2,0,0,0
 sixteen_const:
 	.long	16
-.p2align	4
-sigma_const:
-	.long	0x61707865,0x3320646e,0x79622d32,0x6b206574
+.p2align	6
+hzlanes_const:			# horizontal zmm: counters of the four lanes, then 4 more
+	.long	0,0,0,0, 1,0,0,0, 2,0,0,0, 3,0,0,0
+	.long	4,0,0,0, 4,0,0,0, 4,0,0,0, 4,0,0,0
 .text
 ___
 }
@@ -422,10 +492,7 @@ sub vertical_pass_avx512 {
 		if ($i == 12) { vmov($cv, $x[12]); next; }
 		code("\tvpbroadcastd\t" . (4 * $i) . "($state), $x[$i]\n");
 	}
-	my $loop = label('zround');
-	code("\tmovl\t\$10, $rounds\n$loop:\n");
-	vertical_double_round(\@x, [], undef);
-	code("\tdecl\t$rounds\n\tjnz\t$loop\n");
+	round_loop('zround', sub { vertical_double_round(\@x, [], undef); });
 	my $b = $w eq 'z' ? '{1to16}' : '{1to8}';
 	for my $i (0 .. 15) {
 		if ($i == 12) { code("\tvpaddd\t$cv, $x[12], $x[12]\n"); next; }
@@ -451,6 +518,20 @@ sub vertical_pass_avx512 {
 	}
 }
 
+# 4x4 transpose of the 128-bit lanes of a..d (into a..d) with four
+# temporaries: the result k is lane k of a, b, c, d.
+sub lanes_to_blocks {
+	my ($a, $b, $c, $d, @t) = @_;
+	code("\tvshufi32x4\t\$0x44, $b, $a, $t[0]\n");	# a0 a1 b0 b1
+	code("\tvshufi32x4\t\$0xee, $b, $a, $t[1]\n");	# a2 a3 b2 b3
+	code("\tvshufi32x4\t\$0x44, $d, $c, $t[2]\n");	# c0 c1 d0 d1
+	code("\tvshufi32x4\t\$0xee, $d, $c, $t[3]\n");	# c2 c3 d2 d3
+	code("\tvshufi32x4\t\$0x88, $t[2], $t[0], $a\n");	# lanes 0
+	code("\tvshufi32x4\t\$0xdd, $t[2], $t[0], $b\n");	# lanes 1
+	code("\tvshufi32x4\t\$0x88, $t[3], $t[1], $c\n");	# lanes 2
+	code("\tvshufi32x4\t\$0xdd, $t[3], $t[1], $d\n");	# lanes 3
+}
+
 # Transposes 16 zmm words (feed-forward done) to blocks $base..$base+15
 # and stores them, with an exit after block $base + k if k < $last.
 sub transpose_store_z {
@@ -459,17 +540,7 @@ sub transpose_store_z {
 	my @t = @$tr;
 	transpose4(@x[4 * $_ .. 4 * $_ + 3], @t[0, 1]) for 0 .. 3;
 	# block 4j + k: 128-bit lane j of x[k], x[4+k], x[8+k], x[12+k]
-	for my $k (0 .. 3) {
-		my ($a, $b, $c, $d) = @x[$k, 4 + $k, 8 + $k, 12 + $k];
-		code("\tvshufi32x4\t\$0x44, $b, $a, $t[0]\n");	# a0 a1 b0 b1
-		code("\tvshufi32x4\t\$0xee, $b, $a, $t[1]\n");	# a2 a3 b2 b3
-		code("\tvshufi32x4\t\$0x44, $d, $c, $t[2]\n");	# c0 c1 d0 d1
-		code("\tvshufi32x4\t\$0xee, $d, $c, $t[3]\n");	# c2 c3 d2 d3
-		code("\tvshufi32x4\t\$0x88, $t[2], $t[0], $a\n");	# block k
-		code("\tvshufi32x4\t\$0xdd, $t[2], $t[0], $b\n");	# block 4 + k
-		code("\tvshufi32x4\t\$0x88, $t[3], $t[1], $c\n");	# block 8 + k
-		code("\tvshufi32x4\t\$0xdd, $t[3], $t[1], $d\n");	# block 12 + k
-	}
+	lanes_to_blocks(@x[$_, 4 + $_, 8 + $_, 12 + $_], @t[0 .. 3]) for 0 .. 3;
 	store_block($base + $_, [[$x[$_], 0]], undef, $done, $_ < $last) for 0 .. 15;
 }
 
@@ -490,11 +561,10 @@ sub vertical_pass_z2 {
 	my @col = ([0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]);
 	my @diag = ([0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]);
 	my $quads = sub { my $x = shift; map { my $q = $_; [map { $x->[$_] } @$q] } @_ };
-	my $loop = label('z2round');
-	code("\tmovl\t\$10, $rounds\n$loop:\n");
-	quarter_rounds([$quads->(\@a, @col), $quads->(\@b, @col)], []);
-	quarter_rounds([$quads->(\@a, @diag), $quads->(\@b, @diag)], []);
-	code("\tdecl\t$rounds\n\tjnz\t$loop\n");
+	round_loop('z2round', sub {
+		quarter_rounds([$quads->(\@a, @col), $quads->(\@b, @col)], []);
+		quarter_rounds([$quads->(\@a, @diag), $quads->(\@b, @diag)], []);
+	});
 	vmov($b[12 + $_], (64 * $_) . '(%rsp)') for 0 .. 3;
 	my $ff = sub {
 		my ($x, $t, $off) = @_;
@@ -541,40 +611,308 @@ sub chacha20_avx512 {
 	horizontal_pass('y', 2, ['%ymm14', '%ymm15'], \@init, $done);
 	code("\tjmp\t$done\n$h1:\n");
 	horizontal_pass('y', 1, ['%ymm14', '%ymm15'], \@init, $done);
-	code("$done:\n\tvzeroupper\n\tret\n");
+	code("$done:\n");
+	code(zmm_hi_wipe());
+	code("\tvzeroupper\n\tret\n");
 	function_end($name);
 }
 
-# --- HChaCha20: one block, rows in xmm, no feed-forward --------------------
-# hchacha20_ssse3, or hchacha20_avx512vl with vprold (shorter chain).
-sub hchacha20 {
-	my $name = $isa eq 'sse' ? 'hchacha20_ssse3' : 'hchacha20_avx512vl';
-	my ($out, $nonce, $key) = ('%rdi', '%rsi', '%rdx');
-	my @g = map { "%xmm$_" } 0 .. 3;
-	my $v = $isa eq 'sse' ? '' : 'v';
+# --- scalar: one block in general-purpose registers -------------------------
+#
+# Vector integer ops have up to twice the latency of scalar ones on Zen 5,
+# and one block's 20 rounds are one long dependency chain: a block in 15
+# GPRs plus one word on the stack takes 0.7 times as long as a horizontal
+# vector pass.  The quarter-round ops are two-operand and in place, so no
+# temporary is needed; the spilled word ($gspill) is used as a memory
+# operand (measured: the same time whichever of words 8 and 11..15 it is).
+# roll is one cycle already: rorx would not shorten the chain.  The
+# pointers live on the stack during the rounds.
+my @gpr = qw(%eax %ebx %ecx %edx %esi %edi %ebp %r8d %r9d %r10d %r11d
+	     %r12d %r13d %r14d %r15d);
+my $gspill = 11;	# word kept on the stack
+my $gframe = 128;	# 0 dst, 8 src, 16 nblocks, 24 state, 32 rounds, 36 counter,
+			# 64..127 the 16 words (only $gspill during the rounds)
+my $gbase = 64;		# the word slots, and
+my $grounds = '32(%rsp)';	# the rounds counter (chacha20_avx512_bytes moves them)
+sub gword_slot { return ($gbase + 4 * $_[0]) . '(%rsp)'; }
+sub gwords {	# word index -> operand
+	my @w;
+	my $k = 0;
+	for my $i (0 .. 15) { $w[$i] = $i == $gspill ? gword_slot($i) : $gpr[$k++]; }
+	return @w;
+}
+sub g64 { my ($r) = @_; $r =~ s/^%e(..)$/%r$1/ or $r =~ s/d$//; return $r; }
+
+sub gquarter_rounds {
+	my ($x, @quads) = @_;
+	for my $s ([16, 0, 1, 3], [12, 2, 3, 1], [8, 0, 1, 3], [7, 2, 3, 1]) {
+		my ($n, $ia, $ib, $id) = @$s;
+		code("\taddl\t$x->[$_->[$ib]], $x->[$_->[$ia]]\n") for @quads;
+		code("\txorl\t$x->[$_->[$ia]], $x->[$_->[$id]]\n") for @quads;
+		code("\troll\t\$$n, $x->[$_->[$id]]\n") for @quads;
+	}
+}
+
+sub gdouble_round {
+	my ($x) = @_;
+	gquarter_rounds($x, [0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]);
+	gquarter_rounds($x, [0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]);
+}
+
+# Ten double rounds on the words in @$x.
+sub gdouble_rounds {
+	my ($x) = @_;
+	my $loop = label('ground');
+	code("\tmovl\t\$10, $grounds\n$loop:\n");
+	gdouble_round($x);
+	code("\tdecl\t$grounds\n\tjnz\t$loop\n");
+}
+
+sub gframe_begin {
+	code("\tpushq\t%$_\n") for qw(rbx rbp r12 r13 r14 r15);
+	code("\tsubq\t\$$gframe, %rsp\n");
+}
+sub gframe_end {	# wipes the words and the caller-saved registers
+	code("\tmovq\t\$0, " . (64 + 8 * $_) . "(%rsp)\n") for 0 .. 7;
+	code("\txorl\t$_, $_\n") for qw(%eax %ecx %edx %esi %edi %r8d %r9d %r10d %r11d);
+	code("\taddq\t\$$gframe, %rsp\n");
+	code("\tpopq\t%$_\n") for qw(r15 r14 r13 r12 rbp rbx);
+}
+
+sub chacha20_x64_1 {
+	my $name = 'chacha20_x64_1';
+	my @x = gwords();
+	my $block = label('gblock');
 	function_begin($name);
-	code("\t${v}movdqa\tsigma_const(%rip), $g[0]\n\t${v}movdqu\t0($key), $g[1]\n");
-	code("\t${v}movdqu\t16($key), $g[2]\n\t${v}movdqu\t0($nonce), $g[3]\n");
-	my $loop = label('hcround');
-	code("\tmovl\t\$10, $rounds\n$loop:\n");
-	horizontal_rounds([\@g], ['%xmm4']);
-	code("\tdecl\t$rounds\n\tjnz\t$loop\n");
-	code("\t${v}movdqu\t$g[0], 0($out)\n\t${v}movdqu\t$g[3], 16($out)\n");
-	# the key rows held secrets
-	code($v ? "\tvpxor\t%xmm$_, %xmm$_, %xmm$_\n" : "\tpxor\t%xmm$_, %xmm$_\n") for 0 .. 4;
-	code("\tvzeroupper\n") if $v;
+	gframe_begin();
+	code("\tmovq\t$dst, 0(%rsp)\n\tmovq\t$src, 8(%rsp)\n\tmovq\t$nblk, 16(%rsp)\n");
+	code("\tmovq\t$state, 24(%rsp)\n\tmovl\t48($state), %eax\n\tmovl\t%eax, 36(%rsp)\n");
+	code("$block:\n\tmovq\t24(%rsp), %rbp\n");
+	code("\tmovl\t" . ($gspill == 12 ? "36(%rsp)" : (4 * $gspill) . "(%rbp)") . ", %eax\n\tmovl\t%eax, $x[$gspill]\n");
+	for my $i (0 .. 15) {
+		next if $i == $gspill || $x[$i] eq '%ebp';
+		my $s = $i == 12 ? '36(%rsp)' : (4 * $i) . '(%rbp)';
+		code("\tmovl\t$s, $x[$i]\n");
+	}
+	my ($bp) = grep { $x[$_] eq '%ebp' } 0 .. 15;
+	code("\tmovl\t" . (4 * $bp) . "(%rbp), %ebp\n");
+	gdouble_rounds(\@x);
+	# Free three registers (the last three register words to their slots)
+	# for the pointers.
+	my @pw = (grep { $_ != $gspill } 0 .. 15)[12 .. 14];
+	code("\tmovl\t$x[$_], " . gword_slot($_) . "\n") for @pw;
+	my ($ps, $pi, $po) = map { g64($x[$_]) } @pw;
+	code("\tmovq\t24(%rsp), $ps\n\tmovq\t8(%rsp), $pi\n\tmovq\t0(%rsp), $po\n");
+	for my $i (0 .. 15) {
+		my $r = $x[$i];
+		if ($i == $gspill || grep { $_ == $i } @pw) {
+			$r = $x[0];	# already stored
+			code("\tmovl\t" . gword_slot($i) . ", $r\n");
+		}
+		my $s = $i == 12 ? '36(%rsp)' : (4 * $i) . "($ps)";
+		code("\taddl\t$s, $r\n\txorl\t" . (4 * $i) . "($pi), $r\n\tmovl\t$r, " . (4 * $i) . "($po)\n");
+	}
+	code("\taddq\t\$64, 0(%rsp)\n\taddq\t\$64, 8(%rsp)\n\tincl\t36(%rsp)\n");
+	code("\tdecq\t16(%rsp)\n\tjnz\t$block\n");
+	gframe_end();
 	code("\tret\n");
+	function_end($name);
+}
+
+sub hchacha20_x64 {
+	my $name = 'hchacha20_x64';
+	my ($out, $nonce, $key) = ('%rdi', '%rsi', '%rdx');
+	my @x = gwords();
+	function_begin($name);
+	gframe_begin();
+	code("\tmovq\t$out, 0(%rsp)\n");
+	# sigma, then key and nonce words; %rsi/%rdx are word registers too
+	my @sigma = (0x61707865, 0x3320646e, 0x79622d32, 0x6b206574);
+	# the words of %esi (nonce pointer), then %edx (key pointer) last
+	my %rank = ('%esi' => 1, '%edx' => 2);
+	my @order = sort { ($rank{$x[$a]} // 0) <=> ($rank{$x[$b]} // 0) } 0 .. 15;
+	my ($dxw) = grep { $x[$_] eq '%edx' } 0 .. 15;
+	die "hchacha20_x64: %edx word needs the nonce" if $dxw >= 12;
+	# the spilled word first (through %eax, loaded again below)
+	code("\tmovl\t" . ($gspill < 12 ? (4 * ($gspill - 4)) . "($key)" : (4 * ($gspill - 12)) . "($nonce)") .
+	     ", %eax\n\tmovl\t%eax, $x[$gspill]\n") if $gspill >= 4;
+	for my $i (@order) {
+		next if $i == $gspill;
+		my $s = $i < 4 ? sprintf('$0x%08x', $sigma[$i]) :
+			$i < 12 ? (4 * ($i - 4)) . "($key)" : (4 * ($i - 12)) . "($nonce)";
+		code("\tmovl\t$s, $x[$i]\n");
+	}
+	gdouble_rounds(\@x);
+	my $o = g64($x[4]);	# words 4..11 are not output
+	code("\tmovq\t0(%rsp), $o\n");
+	for my $k (0 .. 7) {
+		my $i = $k < 4 ? $k : 8 + $k;
+		my $r = $x[$i];
+		if ($i == $gspill) { code("\tmovl\t$r, $x[5]\n"); $r = $x[5]; }
+		code("\tmovl\t$r, " . (4 * $k) . "($o)\n");
+	}
+	gframe_end();
+	code("\tret\n");
+	function_end($name);
+}
+
+# --- AVX-512 with byte lengths: chacha20_avx512_bytes ---------------------
+#
+# The same passes over the data blocks, but stores driven by the byte count
+# ($nblk holds the bytes left).  A partial last block is XORed under a byte
+# mask (k1) and its whole keystream block goes to $tail.  A key block
+# ($first not NULL) runs in the GPRs beside the first pass's vector rounds
+# (key_block_loop), and the data starts at state[12] + 1.  The out-of-line
+# code (the keyed round loops, the stubs that hand a partial block to the
+# shared tail code) collects in @deferred.
+my $tail = '%r9';
+my $partial_label;
+# Frame: 0..255 the zmm slots of vertical_pass_z2, 256.. the registers
+# key_block_loop saves, 384..447 its words, 448 its rounds counter.
+my $bframe = 512;
+my @bsaved = qw(rbx rcx rdx rsi rdi rbp r8 r9 r10 r12 r13 r14 r15);
+sub bsaved_slot {
+	my ($r) = @_;
+	my ($i) = grep { $bsaved[$_] eq $r } 0 .. $#bsaved;
+	return (256 + 8 * $i) . '(%rsp)';
+}
+
+# Lines of $b spread evenly between the lines of $a.
+sub merge_lines {
+	my ($a, $b) = @_;
+	my @a = split /^/m, $a;
+	my @b = split /^/m, $b;
+	my ($out, $j) = ('', 0);
+	for my $i (0 .. $#a) {
+		$out .= $a[$i];
+		$out .= $b[$j++] while $j < int(($i + 1) * @b / @a);
+	}
+	return $out;
+}
+
+# The round loop with the key block (counter state[12]) in the GPRs beside
+# the vector rounds, which leave those idle while they wait on latency:
+# the key block comes almost free.  It goes raw to $first, then $first = 0.
+sub key_block_loop {
+	my ($body) = @_;
+	my @x = gwords();
+	code("\tmovq\t%$_, " . bsaved_slot($_) . "\n") for @bsaved;
+	code("\tmovl\t" . (4 * $gspill) . "($state), %eax\n\tmovl\t%eax, $x[$gspill]\n");
+	my ($cw) = grep { $x[$_] eq '%ecx' } 0 .. 15;	# %rcx is $state
+	for my $i ((grep { $_ != $gspill && $_ != $cw } 0 .. 15), $cw) {
+		code("\tmovl\t" . (4 * $i) . "($state), $x[$i]\n");
+	}
+	my $loop = label('kround');
+	code("\tmovl\t\$10, $grounds\n$loop:\n");
+	code(merge_lines(capture($body), capture(sub { gdouble_round(\@x) })));
+	code("\tdecl\t$grounds\n\tjnz\t$loop\n");
+	# two registers for the pointers; the words there and the spilled one
+	# are added through %eax (word 0's register) once word 0 is stored
+	my @pw = (grep { $_ != $gspill && $_ > 0 } 0 .. 15)[-2, -1];
+	code("\tmovl\t$x[$_], " . gword_slot($_) . "\n") for @pw;
+	my ($ps, $pf) = map { g64($x[$_]) } @pw;
+	code("\tmovq\t" . bsaved_slot('rcx') . ", $ps\n\tmovq\t" . bsaved_slot('r10') . ", $pf\n");
+	for my $i (0 .. 15) {
+		my $r = $x[$i];
+		if ($i == $gspill || grep { $_ == $i } @pw) {
+			$r = '%eax';
+			code("\tmovl\t" . gword_slot($i) . ", $r\n");
+		}
+		code("\taddl\t" . (4 * $i) . "($ps), $r\n\tmovl\t$r, " . (4 * $i) . "($pf)\n");
+	}
+	code("\tmovq\t" . bsaved_slot($_) . ", %$_\n") for @bsaved;
+	code("\txorl\t%eax, %eax\n\txorl\t%r11d, %r11d\n\txorl\t${first}d, ${first}d\n");
+}
+
+sub store_block_bytes {
+	my ($k, $parts, undef, $done, $exit) = @_;
+	die "bytes mode stores zmm blocks" unless @$parts == 1 && $parts->[0][0] =~ /zmm/;
+	my $z = $parts->[0][0];
+	my $o = 64 * $k;
+	my $part = label('bpart');
+	code("\tcmpq\t\$" . ($o + 64) . ", $nblk\n\tjb\t$part\n");
+	code("\tvpxord\t$o($src), $z, $z\n\tvmovdqu32\t$z, $o($dst)\n");
+	code("\tje\t$done\n") if $exit;
+	push @deferred, "$part:\n" . ($z ne '%zmm31' ? "\tvmovdqa64\t$z, %zmm31\n" : '') .
+		"\tmovl\t\$$o, %eax\n\tjmp\t$partial_label\n";
+}
+
+# Horizontal zmm pass: $ng groups of four blocks (one per 128-bit lane).
+sub horizontal_pass_z {
+	my ($ng, $done) = @_;
+	my @g = map { my $b = 4 * $_; [map { "%zmm" . ($b + $_) } 0 .. 3] } 0 .. $ng - 1;
+	my @i = map { "%zmm$_" } 16 .. 20;	# initial rows 0..2, row 3 per group
+	code("\tvbroadcasti32x4\t0($state), $i[0]\n\tvbroadcasti32x4\t16($state), $i[1]\n");
+	code("\tvbroadcasti32x4\t32($state), $i[2]\n\tvbroadcasti32x4\t48($state), $i[3]\n");
+	code("\tmovl\t\$0x1111, %eax\n\tkmovw\t%eax, %k2\n\tvpbroadcastd\t$ctr, $i[3]\{%k2}\n");
+	code("\tvpaddd\thzlanes_const(%rip), $i[3], $i[3]\n");
+	code("\tvpaddd\thzlanes_const+64(%rip), $i[3], $i[4]\n") if $ng == 2;
+	for my $k (0 .. $ng - 1) {
+		vmov($i[$_], $g[$k]->[$_]) for 0 .. 2;
+		vmov($i[3 + $k], $g[$k]->[3]);
+	}
+	round_loop('hzround', sub { horizontal_rounds(\@g, []); });
+	for my $k (0 .. $ng - 1) {
+		vadd($i[$_], $g[$k]->[$_]) for 0 .. 2;
+		vadd($i[3 + $k], $g[$k]->[3]);
+		lanes_to_blocks(@{$g[$k]}, map { "%zmm$_" } 24 .. 27);
+	}
+	for my $b (0 .. 4 * $ng - 1) {
+		store_block($b, [[$g[int($b / 4)]->[$b % 4], 0]], undef, $done, $b < 4 * $ng - 1);
+	}
+}
+
+sub chacha20_avx512_bytes {
+	my $name = 'chacha20_avx512_bytes';
+	my ($nofirst, $z2loop, $rest, $h8, $h4, $done, $ret) =
+		map { label($_) } qw(nofirst z2loop rest h8 h4 done ret);
+	$partial_label = label('partial');
+	$bytes_mode = 1;
+	@deferred = ();
+	function_begin($name);
+	my ($gbase0, $grounds0) = ($gbase, $grounds);
+	($gbase, $grounds) = (384, '448(%rsp)');
+	code("\tmovq\t%r8, $first\n\tmovl\t48($state), $ctr\n");
+	code("\ttestq\t$nblk, $nblk\n\tjz\t$ret\n");
+	# with a key block, the data starts at the next counter
+	code("\ttestq\t$first, $first\n\tjz\t$nofirst\n\tincl\t$ctr\n$nofirst:\n");
+	frame_begin($bframe, 64);
+	code("\tcmpq\t\$1024, $nblk\n\tjbe\t$rest\n");
+	code("$z2loop:\n");
+	vertical_pass_z2($done);
+	code("\taddl\t\$32, $ctr\n\taddq\t\$2048, $src\n\taddq\t\$2048, $dst\n");
+	code("\tsubq\t\$2048, $nblk\n\tcmpq\t\$1024, $nblk\n\tja\t$z2loop\n");
+	code("\ttestq\t$nblk, $nblk\n\tjz\t$done\n");
+	code("$rest:\n\tcmpq\t\$512, $nblk\n\tjbe\t$h8\n");
+	vertical_pass_avx512('z', $done);
+	code("\tjmp\t$done\n$h8:\n\tcmpq\t\$256, $nblk\n\tjbe\t$h4\n");
+	horizontal_pass_z(2, $done);
+	code("\tjmp\t$done\n$h4:\n");
+	horizontal_pass_z(1, $done);
+	code("$done:\n");
+	frame_end($bframe, '%zmm0');
+	code(zmm_hi_wipe());
+	code("\tvzeroupper\n$ret:\n\tret\n");
+	# the partial last block: keystream in zmm31, its offset in %rax
+	code("$partial_label:\n\tvmovdqu64\t%zmm31, ($tail)\n");
+	code("\tmovq\t$nblk, %rcx\n\tsubq\t%rax, %rcx\n\tmovl\t\$1, %r11d\n\tshlq\t%cl, %r11\n");
+	code("\tdecq\t%r11\n\tkmovq\t%r11, %k1\n\tvmovdqu8\t($src,%rax), %zmm30{%k1}{z}\n");
+	code("\tvpxord\t%zmm31, %zmm30, %zmm30\n\tvmovdqu8\t%zmm30, ($dst,%rax){%k1}\n\tjmp\t$done\n");
+	code($_) for @deferred;
+	$bytes_mode = 0;
+	($gbase, $grounds) = ($gbase0, $grounds0);
 	function_end($name);
 }
 
 $isa = 'avx512';
 chacha20_avx512();
-hchacha20();
+chacha20_avx512_bytes();
 $isa = 'avx2';
 chacha20_16regs('chacha20_avx2', 'y', 4);
 $isa = 'sse';
 chacha20_16regs('chacha20_ssse3', 'x', 1);
-hchacha20();
+chacha20_x64_1();
+hchacha20_x64();
 rodata();
 
 asm_close($file);

@@ -7,9 +7,10 @@
 #   st[0..2]   h, the accumulator, radix 2^64 (h2 holds a few bits only)
 #   st[3..4]   r, clamped; st[5] = r1 + (r1 >> 2) = 5 * r1 / 4
 #   st[6]      1 once the vector path's powers of r are valid, else 0
-#   st[8..]    those powers, written by the glue the first time a context
-#              takes the vector path; the table of the IFMA, AVX-512F and
-#              AVX2 code is described with each (zinc_init() fixes which runs)
+#   st[8..]    those powers, written by zinc_poly1305_powers_* the first
+#              time a context takes the vector path; the table of the IFMA,
+#              AVX-512F and AVX2 code is described with each (zinc_init()
+#              fixes which runs)
 # The vector code converts h to its radix on entry and back on exit, so a
 # context can switch between scalar and vector calls at any time.
 #
@@ -19,33 +20,42 @@
 #   zinc_poly1305_blocks_avx2         radix 2^26, AVX2, 8 blocks (2 x 4 lanes)
 #   zinc_poly1305_blocks_avx512       radix 2^26, AVX-512F, 16 blocks (2 x 8)
 #   zinc_poly1305_blocks_ifma         radix 2^44, AVX-512 IFMA, 16 blocks (2 x 8)
+#   zinc_poly1305_powers_{avx2,avx512,ifma}  each one's table of powers of
+#                                     r, several powers side by side in the
+#                                     lanes: a tree three or four products deep
 #   zinc_poly1305_emit_x86_64         final reduction (constant time) + s
 # The glue runs the scalar code for short input and tails, a vector path
-# from 768 (AVX2), 1024 (AVX-512F) or 512 (IFMA) bytes on, computing the
-# powers of r the first time a context needs them; from 128 (IFMA) or 256
-# bytes on once they are there.
+# from 512 (AVX2, AVX-512F) or 256 (IFMA) bytes on, computing the powers of
+# r the first time a context needs them (24-34 ns here, against 60-110 ns
+# for the C this replaced); from 128 (IFMA) or 256 bytes on once they are
+# there.
 #
 #   void zinc_poly1305_init_x86_64(uint64_t st[48], const uint8_t key[16]);
 #   void zinc_poly1305_blocks_*(uint64_t st[48], const uint8_t *in,
 #                               size_t len, uint32_t padbit);  len % 16 == 0
+#   void zinc_poly1305_powers_*(uint64_t st[48]);
 #   void zinc_poly1305_emit_x86_64(const uint64_t st[48], uint8_t mac[16],
 #                                  const uint32_t nonce[4]);
 #
-# Cycles per byte, one-shot poly1305() (init, update, final) of a message,
-# on the AMD EPYC (Zen 5, 2 vCPUs, shared) this was written on: median of 7
-# runs, each the best of 7; no cycle counters here, so ns/byte times the
-# nominal 2.096 GHz of /proc/cpuinfo "cpu MHz" (the core may boost above
-# it).  ZINC_CPU picks the path.  1 KB includes computing the powers of r.
+# Cycles per byte, one-shot poly1305() (init, update, final) of a message
+# with a new key each time, on the AMD EPYC (Zen 5, 2 vCPUs, shared) this
+# was written on: median of 7 runs, each the best of 7; no cycle counters
+# here, so ns/byte times the nominal 2.096 GHz of /proc/cpuinfo "cpu MHz"
+# (the core boosts above it: a chain of dependent adds runs at about
+# 3-3.4 GHz).  ZINC_CPU picks the path.  256 B and 1 KB include computing
+# the powers of r where the vector path runs (256 B: IFMA only).
 #
-#   path (ZINC_CPU)                      64 B    1 KB   16 KB
-#   portable C, radix 2^44 (none)        1.66    0.84    0.79
-#   MUL (ssse3)                          0.92    0.56    0.53
-#   MULX/ADX (bmi2,adx)                  0.93    0.56    0.54
-#   AVX2 (ssse3,avx,avx2)                0.92    0.47    0.25
-#   AVX-512F (...,avx512f,vl,bw)         0.93    0.40    0.14
-#   AVX-512 IFMA (all)                   0.93    0.29    0.11
+#   path (ZINC_CPU)                      64 B   256 B    1 KB   16 KB
+#   portable C, radix 2^44 (none)        1.51    0.92    0.77    0.72
+#   MUL (ssse3)                          0.89    0.59    0.52    0.49
+#   MULX/ADX (bmi2,adx)                  0.88    0.60    0.53    0.50
+#   AVX2 (ssse3,avx,avx2)                0.89    0.60    0.37    0.23
+#   AVX-512F (...,avx512f,vl,bw)         0.92    0.61    0.27    0.12
+#   AVX-512 IFMA (all)                   0.90    0.54    0.20    0.08
 # 64 B takes the scalar code on every path; MULX/ADX and MUL time alike,
-# both bound by the latency of one block's multiply and reduction.
+# both bound by the latency of one block's multiply and reduction.  Before
+# zinc_poly1305_powers_* (the powers of r in C) and the vpmadd52luq folds,
+# 1 KB took 0.51 (AVX2), 0.45 (AVX-512F) and 0.32 (IFMA), 16 KB 0.11 (IFMA).
 use strict;
 use warnings;
 use zinc_x86_64;
@@ -270,8 +280,11 @@ function_end('zinc_poly1305_emit_x86_64');
 # A product of limbs i and j lands at weight 2^(44 (i + j)); beyond 2^130 it
 # wraps times 5, and 2^132 == 20, hence s = 20 r.  The high half of a 52-bit
 # multiply is worth 2^52 = 2^8 2^44 relative to its low half: it moves one
-# limb up after a shift by 8, and limb 2's high half (weight 2^140 == 5 2^10)
-# lands in limb 0 times 5120.
+# limb up times 256, and limb 2's high half (weight 2^140 == 5 2^10) lands in
+# limb 0 times 5120.  Those folds, and the 5 of the carry out of limb 2, are
+# vpmadd52luq by a constant, one instruction each where shifts and adds take
+# two to four (the code is bound by instruction throughput): the high halves
+# stay below 2^41 (2^38 for limb 2), so the products fit the 52 bits.
 
 {
 my @A = map("%zmm$_", 0..2);
@@ -282,12 +295,21 @@ my ($M44, $M42, $PAD) = map("%zmm$_", 11..13);
 my @TA = map("%zmm$_", 14..19);
 my @TB = map("%zmm$_", 20..25);
 my ($g0, $g1, $g2, $m44) = ('%r8', '%r9', '%r10', '%r11');
+# multipliers for mul_ops's folds, broadcast from the red zone (leaf functions)
+my ($C256, $C5120, $C5) = map("-$_(%rsp){1to8}", 8, 16, 24);
 
-# (h0, h1, h2) = (h0, h1, h2) (r0, r1, r2) mod 2^130 - 5, partially reduced.
+sub fold_constants {
+	code("\tmovq\t\$256, -8(%rsp)\n\tmovq\t\$5120, -16(%rsp)\n\tmovq\t\$5, -24(%rsp)\n");
+}
+
+# (o0, o1, o2) = (h0, h1, h2) (r0, r1, r2) mod 2^130 - 5, partially
+# reduced; o is h unless given.
 sub mul_ops {
-	my ($h, $r, $s, $t) = @_;
+	my ($h, $r, $s, $t, $o, $pre) = @_;
+	$o //= $h;
 	my ($lo0, $hi0, $lo1, $hi1, $lo2, $hi2) = @$t;
-	my @o = map("vpxorq\t$_, $_, $_", @$t);
+	# the low sums start at zero, or at the blocks load_limbs_ops left there
+	my @o = map("vpxorq\t$_, $_, $_", $pre ? ($hi0, $hi1, $hi2) : @$t);
 	# rows: for each h limb, the multiplier of d0, d1, d2
 	my @mul = ([$$r[0], $$r[1], $$r[2]],
 		   [$$s[1], $$r[0], $$r[1]],
@@ -300,26 +322,19 @@ sub mul_ops {
 		}
 	}
 	push @o,
-	    "vpsllq\t\$8, $hi0, $hi0",
-	    "vpsllq\t\$8, $hi1, $hi1",
-	    "vpaddq\t$hi0, $lo1, $lo1",
-	    "vpaddq\t$hi1, $lo2, $lo2",
-	    "vpsllq\t\$10, $hi2, $hi0",
-	    "vpsllq\t\$12, $hi2, $hi2",
-	    "vpaddq\t$hi0, $lo0, $lo0",
-	    "vpaddq\t$hi2, $lo0, $lo0",
+	    "vpmadd52luq\t$C256, $hi0, $lo1",
+	    "vpmadd52luq\t$C256, $hi1, $lo2",
+	    "vpmadd52luq\t$C5120, $hi2, $lo0",
 	    # carries out of all three limbs at once
 	    "vpsrlq\t\$44, $lo0, $hi0",
 	    "vpsrlq\t\$44, $lo1, $hi1",
 	    "vpsrlq\t\$42, $lo2, $hi2",
-	    "vpandq\t$M44, $lo0, $$h[0]",
-	    "vpandq\t$M44, $lo1, $$h[1]",
-	    "vpandq\t$M42, $lo2, $$h[2]",
-	    "vpaddq\t$hi0, $$h[1], $$h[1]",
-	    "vpaddq\t$hi1, $$h[2], $$h[2]",
-	    "vpaddq\t$hi2, $$h[0], $$h[0]",
-	    "vpsllq\t\$2, $hi2, $hi2",
-	    "vpaddq\t$hi2, $$h[0], $$h[0]";
+	    "vpandq\t$M44, $lo0, $$o[0]",
+	    "vpandq\t$M44, $lo1, $$o[1]",
+	    "vpandq\t$M42, $lo2, $$o[2]",
+	    "vpaddq\t$hi0, $$o[1], $$o[1]",
+	    "vpaddq\t$hi1, $$o[2], $$o[2]",
+	    "vpmadd52luq\t$C5, $hi2, $$o[0]";
 	return @o;
 }
 
@@ -341,6 +356,25 @@ sub load_ops {
 	    "vpaddq\t$$t[2], $$h[1], $$h[1]",
 	    "vporq\t$PAD, $$t[3], $$t[3]",
 	    "vpaddq\t$$t[3], $$h[2], $$h[2]");
+}
+
+# The limbs of the eight blocks at off(inp), padbit at 2^128, into the low
+# sums of mul_ops's temporaries @$t: h r + the blocks then costs no adds.
+sub load_limbs_ops {
+	my ($off, $t) = @_;
+	my ($lo0, $hi0, $lo1, $hi1, $lo2, $hi2) = @$t;
+	my $off64 = $off + 64;
+	return (
+	    "vmovdqu64\t$off($inp), $hi0",
+	    "vmovdqu64\t$off64($inp), $hi1",
+	    "vpunpcklqdq\t$hi1, $hi0, $lo1",
+	    "vpunpckhqdq\t$hi1, $hi0, $lo2",
+	    "vpandq\t$M44, $lo1, $lo0",
+	    "vpsrlq\t\$44, $lo1, $lo1",
+	    "vpsllq\t\$20, $lo2, $hi2",
+	    "vpternlogq\t\$0xa8, $M44, $hi2, $lo1",
+	    "vpsrlq\t\$24, $lo2, $lo2",
+	    "vporq\t$PAD, $lo2, $lo2");
 }
 
 # The two sets' instructions alternately, for the out-of-order core.
@@ -384,6 +418,7 @@ ___
 }
 
 function_begin('zinc_poly1305_blocks_ifma');
+fold_constants();
 code(<<___);
 	movabsq	\$0xfffffffffff, $m44
 	vpbroadcastq	$m44, $M44
@@ -436,8 +471,8 @@ code(<<___);
 .p2align 5
 1:
 ___
-interleave([mul_ops(\@A, \@R, \@S, \@TA)], [mul_ops(\@B, \@R, \@S, \@TB)]);
-interleave([load_ops(\@A, 0, \@TA)], [load_ops(\@B, 128, \@TB)]);
+interleave([load_limbs_ops(0, \@TA)], [load_limbs_ops(128, \@TB)]);
+interleave([mul_ops(\@A, \@R, \@S, \@TA, \@A, 1)], [mul_ops(\@B, \@R, \@S, \@TB, \@B, 1)]);
 code(<<___);
 	leaq	256($inp), $inp
 	decq	$len
@@ -471,7 +506,7 @@ hsum($B[0], $g0);
 hsum($B[1], $g1);
 hsum($B[2], $g2);
 code(<<___);
-	vzeroupper
+@{[zmm_hi_wipe()]}	vzeroupper
 
 	# carry the sums (< 2^48) and go back to radix 2^64
 	movq	$g0, %rax
@@ -509,6 +544,97 @@ code(<<___);
 	ret
 ___
 function_end('zinc_poly1305_blocks_ifma');
+
+#   void zinc_poly1305_powers_ifma(uint64_t st[48]);
+# The table above from r (st[3..4]), and st[6] = 1.  A chain of sixteen
+# products would cost sixteen multiply latencies; here each multiply works
+# on eight lanes at once, four multiplies in all, the chain four deep:
+#   1. r^2 = r r                                 (every lane)
+#   2. (r^4, r^4, r^3, r^3, r^4, r^4, r^4, r^4)
+#        = (r^2, r^2, r, r, r^2, r^2, r^2, r^2) r^2
+#   3. t = (r^4, r^4, r^3, r^3, r^2, r^2, r, r), put together from 1 and 2,
+#      times (r^4, 1, r^4, 1, ...) (r^4 from lane 4 of 2) gives the lanes
+#      r^(8,4,7,3,6,2,5,1)
+#   4. r^16 = r^8 r^8, r^8 from lane 0 of 3
+# Multiplying by 1 (limbs 1, 0, 0) keeps a lane's power as it is.  Every
+# product is mul_ops's, so the table's limbs have the bounds of h above.
+{
+my @X = map("%zmm$_", 0..2);	# r, then the multiplier of step 3
+my @SX = map("%zmm$_", 3..4);
+my @P2 = map("%zmm$_", 5..7);
+my @SP2 = map("%zmm$_", 8..9);
+my $ONE = '%zmm10';
+my @H = map("%zmm$_", 26..28);	# steps 2 and 3: the lanes of the table
+my @M = map("%zmm$_", 29..31);	# r^4, then r^8, r^16, in every lane
+
+# s = 20 r, limbs 1 and 2
+sub s20_ops {
+	my ($r, $s) = @_;
+	return map { ("vpsllq\t\$4, $$r[$_ + 1], $$s[$_]",
+		      "vpsllq\t\$2, $$r[$_ + 1], $TB[$_]",
+		      "vpaddq\t$TB[$_], $$s[$_], $$s[$_]") } 0..1;
+}
+
+sub ops { code(join('', map("\t$_\n", @_))); }
+
+function_begin('zinc_poly1305_powers_ifma');
+fold_constants();
+code(<<___);
+	movabsq	\$0xfffffffffff, $m44
+	movq	24($st), %rax
+	movq	32($st), %rdx
+	movq	%rax, %rcx
+	andq	$m44, %rcx
+	shrdq	\$44, %rdx, %rax
+	andq	$m44, %rax
+	shrq	\$24, %rdx
+	vpbroadcastq	%rcx, $X[0]
+	vpbroadcastq	%rax, $X[1]
+	vpbroadcastq	%rdx, $X[2]
+	vpbroadcastq	$m44, $M44
+	shrq	\$2, $m44
+	vpbroadcastq	$m44, $M42
+___
+ops(s20_ops(\@X, \@SX));
+interleave([mul_ops(\@X, \@X, \@SX, \@TA, \@P2)], []);
+code(<<___);
+	movl	\$0x0c, %eax
+	kmovw	%eax, %k1
+	movl	\$0x30, %eax
+	kmovw	%eax, %k2
+	movl	\$0xc0, %eax
+	kmovw	%eax, %k3
+	movl	\$0xaa, %eax
+	kmovw	%eax, %k4
+	movl	\$0x55, %eax
+	kmovw	%eax, %k5
+	vpternlogq	\$0xff, $ONE, $ONE, $ONE
+	vpsrlq	\$63, $ONE, $ONE
+___
+ops(map("vpblendmq\t$X[$_], $P2[$_], $H[$_]\{%k1}", 0..2), s20_ops(\@P2, \@SP2));
+interleave([mul_ops(\@H, \@P2, \@SP2, \@TA)], []);
+ops(map("vshufi64x2\t\$0xaa, $H[$_], $H[$_], $M[$_]", 0..2),	# lane 4: r^4
+    map("vmovdqa64\t$P2[$_], $H[$_]\{%k2}", 0..2),
+    map("vmovdqa64\t$X[$_], $H[$_]\{%k3}", 0..2),
+    "vpblendmq\t$ONE, $M[0], $X[0]\{%k4}",
+    map("vmovdqa64\t$M[$_], $X[$_]\{%k5}\{z}", 1..2),
+    s20_ops(\@X, \@SP2));
+interleave([mul_ops(\@H, \@X, \@SP2, \@TA)], []);
+ops(map("vmovdqu64\t$H[$_], " . (64 + 64 * $_) . "($st)", 0..2),
+    map { (my $x = $H[$_]) =~ s/zmm/xmm/; "vpbroadcastq\t$x, $M[$_]" } 0..2);
+ops(s20_ops(\@M, \@SX));
+interleave([mul_ops(\@M, \@M, \@SX, \@TA)], []);
+my @m = map { s/zmm/xmm/r } @M;
+code(<<___);
+	vmovq	$m[0], 256($st)
+	vmovq	$m[1], 264($st)
+	vmovq	$m[2], 272($st)
+	movq	\$1, 48($st)
+@{[zmm_hi_wipe()]}	vzeroupper
+	ret
+___
+function_end('zinc_poly1305_powers_ifma');
+}
 }
 
 # --- AVX2, radix 2^26 ------------------------------------------------------------
@@ -763,6 +889,86 @@ code(<<___);
 	ret
 ___
 function_end('zinc_poly1305_blocks_avx2');
+
+#   void zinc_poly1305_powers_avx2(uint64_t st[48]);
+# The table above from r, and st[6] = 1, in three products over four lanes:
+#   1. r^2 = r r
+#   2. (r^2, r^2, r, r) (r^2, 1, r^2, 1) = r^(4,2,3,1)
+#   3. r^8 = r^4 r^4, r^4 from lane 0 of 2
+# Multiplying by 1 (limbs 1, 0, 0, 0, 0) keeps a lane's power.  The
+# multipliers live in the frame, as in the code above.
+{
+my @g = ('%r8', '%r9', '%r10', '%r11', '%rax');
+
+# the frame's multiplier (r, 5 r) = the registers @$x
+sub frame_store {
+	my ($x) = @_;
+	for my $j (0..4) {
+		code("\tvmovdqa\t$$x[$j], $frame_r[$j]\n");
+		code("\tvpsllq\t\$2, $$x[$j], $T\n\tvpaddq\t$$x[$j], $T, $T\n" .
+		     "\tvmovdqa\t$T, $frame_s[$j]\n") if $j;
+	}
+}
+
+function_begin('zinc_poly1305_powers_avx2');
+r_to_radix26();
+code(<<___);
+	pushq	%rbp
+	movq	%rsp, %rbp
+	andq	\$-32, %rsp
+	subq	\$$frame, %rsp
+	movl	\$0x3ffffff, %ecx
+	vmovq	%rcx, %xmm15
+	vpbroadcastq	%xmm15, $T
+	vmovdqa	$T, $M26
+___
+for my $j (0..4) {
+	(my $x = $HA[$j]) =~ s/ymm/xmm/;
+	code("\tvmovq\t$g[$j], $x\n\tvpbroadcastq\t$x, $HA[$j]\n");
+}
+frame_store(\@HA);
+mul26(\@HA, \@frame_r, \@frame_s);
+# HB = (r^2, r^2, r, r); the first multiplier becomes (r^2, 1, r^2, 1)
+code(join('', map("\tvpblendd\t\$0xf0, $frame_r[$_], $HA[$_], $HB[$_]\n", 0..4)));
+code(<<___);
+	vpcmpeqd	$D[4], $D[4], $D[4]
+	vpsrlq	\$63, $D[4], $D[4]
+	vpblendd	\$0xcc, $D[4], $HA[0], $D[0]
+	vpxor	$D[4], $D[4], $D[4]
+	vmovdqa	$D[0], $frame_r[0]
+___
+for my $j (1..4) {
+	code(<<___);
+	vpblendd	\$0xcc, $D[4], $HA[$j], $D[0]
+	vpsllq	\$2, $D[0], $D[1]
+	vpaddq	$D[0], $D[1], $D[1]
+	vmovdqa	$D[0], $frame_r[$j]
+	vmovdqa	$D[1], $frame_s[$j]
+___
+}
+mul26(\@HB, \@frame_r, \@frame_s);
+code(join('', map("\tvmovdqu\t$HB[$_], " . (64 + 32 * $_) . "($st)\n", 0..4)));
+for my $j (0..4) {
+	(my $x = $HB[$j]) =~ s/ymm/xmm/;
+	code("\tvpbroadcastq\t$x, $HA[$j]\n");	# r^4, lane 0
+}
+frame_store(\@HA);
+mul26(\@HA, \@frame_r, \@frame_s);
+for my $j (0..4) {
+	(my $x = $HA[$j]) =~ s/ymm/xmm/;
+	code("\tvmovq\t$x, " . (224 + 8 * $j) . "($st)\n");
+}
+code("\tvpxor\t%ymm0, %ymm0, %ymm0\t\t# wipe the frame\n");
+for my $j (0..$frame / 32 - 1) { code("\tvmovdqa\t%ymm0, " . 32 * $j . "(%rsp)\n"); }
+code(<<___);
+	movq	\$1, 48($st)
+	vzeroupper
+	movq	%rbp, %rsp
+	popq	%rbp
+	ret
+___
+function_end('zinc_poly1305_powers_avx2');
+}
 }
 
 # --- AVX-512F, radix 2^26 ---------------------------------------------------------
@@ -943,7 +1149,7 @@ s_of_r26();
 interleave([mul26z(\@HB, \@DB, $TB)], []);
 for my $i (0..4) { hsum26z($HB[$i], $g[$i]); }
 code(<<___);
-	vzeroupper
+@{[zmm_hi_wipe()]}	vzeroupper
 
 	# carry the sums (< 2^30) and go back to radix 2^64
 	movl	\$0x3ffffff, %edx
@@ -993,6 +1199,84 @@ code(<<___);
 	ret
 ___
 function_end('zinc_poly1305_blocks_avx512');
+
+# r, radix 2^64 in st[3..4], to radix 2^26 in r8, r9, r10, r11, rax.
+sub r_to_radix26 {
+	code(<<___);
+	movq	24($st), %rcx
+	movq	32($st), %rdx
+	movl	\$0x3ffffff, %r8d
+	andq	%rcx, %r8
+	movq	%rcx, %r9
+	shrq	\$26, %r9
+	andl	\$0x3ffffff, %r9d
+	movq	%rdx, %r10
+	shldq	\$12, %rcx, %r10	# (r1 << 12) | (r0 >> 52)
+	andl	\$0x3ffffff, %r10d
+	movq	%rdx, %r11
+	shrq	\$14, %r11
+	andl	\$0x3ffffff, %r11d
+	movq	%rdx, %rax
+	shrq	\$40, %rax
+___
+}
+
+#   void zinc_poly1305_powers_avx512(uint64_t st[48]);
+# The table above from r, and st[6] = 1, in three products over eight lanes
+# (as zinc_poly1305_powers_ifma, which also needs r^16):
+#   1. r^2 = r r
+#   2. (r^4, r^4, r^3, r^3, r^4, r^4, r^4, r^4)
+#        = (r^2, r^2, r, r, r^2, r^2, r^2, r^2) r^2
+#   3. (r^4, r^4, r^3, r^3, r^2, r^2, r, r) (r^4, 1, r^4, 1 ...)
+# The third step's lanes 4..7 wait in the table's memory meanwhile.  Products
+# are mul26z's, so the table's limbs have the bounds of h above.
+function_begin('zinc_poly1305_powers_avx512');
+r_to_radix26();
+code(<<___);
+	movl	\$0x3ffffff, %ecx
+	vpbroadcastq	%rcx, $M26
+	vpbroadcastq	%r8, $R[0]
+	vpbroadcastq	%r9, $R[1]
+	vpbroadcastq	%r10, $R[2]
+	vpbroadcastq	%r11, $R[3]
+	vpbroadcastq	%rax, $R[4]
+	movl	\$0xcc, %eax
+	kmovw	%eax, %k1
+	movl	\$0xf0, %eax
+	kmovw	%eax, %k2
+	movl	\$0xaa, %eax
+	kmovw	%eax, %k3
+	movl	\$0x55, %eax
+	kmovw	%eax, %k4
+	movl	\$0x0c, %eax
+	kmovw	%eax, %k5
+	movl	\$1, %eax
+___
+s_of_r26();
+code(join('', map("\tvmovdqa64\t$R[$_], $HB[$_]\n", 0..4)));
+code(join('', map("\t$_\n", mul26z(\@HB, \@DB, $TB))));
+# (r^2, r^2, r, r, r^2, r^2, r, r) waits in the table's place, HA is
+# (r^2, r^2, r, r, r^2, r^2, r^2, r^2), r^2 the multiplier
+code(join('', map("\tvpblendmq\t$R[$_], $HB[$_], $DA[$_]\{%k1}\n" .
+		  "\tvmovdqu64\t$DA[$_], " . (64 + 64 * $_) . "($st)\n" .
+		  "\tvpblendmq\t$R[$_], $HB[$_], $HA[$_]\{%k5}\n" .
+		  "\tvmovdqa64\t$HB[$_], $R[$_]\n", 0..4)));
+s_of_r26();
+code(join('', map("\t$_\n", mul26z(\@HA, \@DA, $TA))));
+code(join('', map("\tvshufi64x2\t\$0xaa, $HA[$_], $HA[$_], $HB[$_]\n", 0..4)));	# r^4
+# HA = (r^4, r^4, r^3, r^3, r^2, r^2, r, r); the multiplier (r^4, 1, r^4, 1 ...)
+code(join('', map("\tvmovdqu64\t" . (64 + 64 * $_) . "($st), $HA[$_]\{%k2}\n", 0..4)));
+code("\tvpbroadcastq\t%rax, $R[0]\{%k3}\n\tvmovdqa64\t$HB[0], $R[0]\{%k4}\n");
+code(join('', map("\tvmovdqa64\t$HB[$_], $R[$_]\{%k4}\{z}\n", 1..4)));
+s_of_r26();
+code(join('', map("\t$_\n", mul26z(\@HA, \@DA, $TA))));
+code(join('', map("\tvmovdqu64\t$HA[$_], " . (64 + 64 * $_) . "($st)\n", 0..4)));
+code(<<___);
+	movq	\$1, 48($st)
+@{[zmm_hi_wipe()]}	vzeroupper
+	ret
+___
+function_end('zinc_poly1305_powers_avx512');
 }
 
 asm_close($file);

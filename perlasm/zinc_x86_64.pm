@@ -15,7 +15,7 @@ use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT = qw(asm_open asm_close code function_begin function_end);
+our @EXPORT = qw(asm_open asm_close code function_begin function_end zmm_hi_wipe);
 
 my $flavour;
 my $out;
@@ -60,6 +60,11 @@ sub function_end {
 	my $sym = symbol($name);
 	code(".size\t$sym,.-$sym\n") if $flavour eq 'elf';
 }
+
+# vzeroupper leaves zmm16-31: AVX-512 code that held keys, keystream or
+# key-derived values there clears them first (an EVEX write to the xmm form
+# zeroes the whole register).
+sub zmm_hi_wipe { return join('', map { "\tvpxord\t%xmm$_, %xmm$_, %xmm$_\n" } 16 .. 31); }
 
 sub asm_close {
 	my ($file) = @_;

@@ -16,7 +16,9 @@ programs=(test_primitives test_curve25519 test_cipher_vectors test_cipher_diff
 masks=(none
        ssse3
        ssse3,avx,avx2
+       ssse3,avx,avx2,avx512f,avx512vl,avx512bw   # BLAKE2s AVX-512VL (BMI2 picks scalar)
        ssse3,avx,avx2,bmi2,adx
+       ssse3,avx,avx2,bmi2,adx,avx512f,avx512vl
        ssse3,avx,avx2,bmi2,adx,avx512f,avx512vl,avx512bw
        ssse3,avx,avx2,bmi2,adx,avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi2)
 

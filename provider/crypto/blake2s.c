@@ -5,7 +5,7 @@
 #include "internal.h"
 
 /*
- * Dispatch point: the arch glue replaces this section.
+ * Dispatch point: the arch glue, or these stubs.
  *
  * blake2s_compress_arch() compresses nblocks whole blocks; before each it
  * adds inc to the 64-bit counter state->t, and it uses state->f as it is
@@ -13,6 +13,9 @@
  * its length).  Returning false means "not handled": the portable code
  * runs instead.
  */
+#if defined(ZINC_ASM_X86_64)
+#include "blake2s-x86_64-glue.c"
+#else
 static void blake2s_arch_choose(void)
 {
 }
@@ -31,6 +34,7 @@ static const char *blake2s_arch_name(void)
 {
 	return NULL;
 }
+#endif
 
 /* --- portable C ---------------------------------------------------------- */
 
@@ -193,10 +197,16 @@ void blake2s_final(struct blake2s_state *state, uint8_t *out)
 	state->f[0] = 0xffffffff;
 	memset(state->buf + state->buflen, 0, BLAKE2S_BLOCK_SIZE - state->buflen);
 	blake2s_compress(state, state->buf, 1, state->buflen);
-	for (i = 0; i < 8; i++)
-		zinc_store_le32(digest + 4 * i, state->h[i]);
-	memcpy(out, digest, state->outlen);
-	zinc_memzero(digest, sizeof(digest));
+	if (state->outlen == BLAKE2S_HASH_SIZE) {
+		/* The usual size: straight to out, no copy to wipe. */
+		for (i = 0; i < 8; i++)
+			zinc_store_le32(out + 4 * i, state->h[i]);
+	} else {
+		for (i = 0; i < 8; i++)
+			zinc_store_le32(digest + 4 * i, state->h[i]);
+		memcpy(out, digest, state->outlen);
+		zinc_memzero(digest, sizeof(digest));
+	}
 	zinc_memzero(state, sizeof(*state));
 }
 
