@@ -7,7 +7,9 @@
  * Every check runs on the library's implementation and on a second copy of
  * provider/crypto/curve25519.c compiled into this program with the 32-bit
  * field (ZINC_CURVE25519_FORCE_32BIT), so that the code 32-bit targets use
- * is tested here too.
+ * is tested here too.  That copy never takes the arch code, so the last
+ * checks also compare the library (assembly, where ZINC_CPU allows) with
+ * it directly, and the fixed-base public key with the ladder's X25519(k, 9).
  */
 #include "config.h"
 #include <stdlib.h>
@@ -528,6 +530,73 @@ static void test_clamp(void)
 	zt_mem_eq(s, KEY, want, KEY, "clamp: all zeros");
 }
 
+/* --- the arch code against the portable C, in one process -------------------- */
+
+/*
+ * Scalars that stress the public-key derivation's signed radix-16 recoding
+ * (all nibbles 7, 8 or 15: a carry through every digit) and clamping.
+ */
+static void structured_scalar(uint8_t s[KEY], size_t i)
+{
+	static const uint8_t fill[] = { 0x00, 0xff, 0x88, 0x77, 0x78, 0x87, 0x80, 0x08, 0xf8, 0x8f };
+
+	if (i < sizeof(fill)) {
+		memset(s, fill[i], KEY);
+	} else {
+		zt_rand(s, KEY);
+		s[i % KEY] = fill[i % sizeof(fill)];
+		s[KEY - 1] = fill[(i / KEY) % sizeof(fill)];
+	}
+}
+
+/*
+ * The library's public key (the arch code's fixed-base table where there
+ * is one) against its own ladder with u = 9 and against the portable C
+ * (the 32-bit field copy), on structured and random scalars.
+ */
+static void test_base_vs_ladder(size_t count)
+{
+	static const uint8_t nine[KEY] = { 9 };
+	size_t i, vs_ladder = 0, vs_portable = 0;
+
+	for (i = 0; i < count; i++) {
+		uint8_t secret[KEY], pub[KEY], ladder[KEY], portable[KEY];
+
+		structured_scalar(secret, i);
+		curve25519_generate_public(pub, secret);
+		curve25519(ladder, secret, nine);
+		fe32_curve25519_generate_public(portable, secret);
+		vs_ladder += memcmp(pub, ladder, KEY) != 0;
+		vs_portable += memcmp(pub, portable, KEY) != 0;
+	}
+	zt_ok(vs_ladder == 0, "library: %zu public keys as X25519(k, 9) by the ladder (%zu differ)",
+	      count, vs_ladder);
+	zt_ok(vs_portable == 0, "library: %zu public keys as the portable C's (%zu differ)", count,
+	      vs_portable);
+}
+
+/* X25519(k, u) of the library against the portable C: random k and u, any top bit. */
+static void test_vs_portable(size_t count)
+{
+	size_t i, differ = 0, ret_differ = 0;
+
+	for (i = 0; i < count; i++) {
+		uint8_t scalar[KEY], u[KEY], got[KEY], want[KEY];
+
+		structured_scalar(scalar, i);
+		zt_rand(u, KEY);
+		if (i % 4 == 1)		/* p - 19 .. p + 18: canonical or not */
+			u_near_p(u, (int)(i % 38) - 19);
+		if (i % 8 == 3)
+			u[KEY - 1] |= 0x80;
+		ret_differ += curve25519(got, scalar, u) != fe32_curve25519(want, scalar, u);
+		differ += memcmp(got, want, KEY) != 0;
+	}
+	zt_ok(differ == 0 && ret_differ == 0,
+	      "library: %zu X25519(k, u) as the portable C's, u near p too (%zu differ)", count,
+	      differ + ret_differ);
+}
+
 int main(void)
 {
 	zinc_init();
@@ -543,5 +612,7 @@ int main(void)
 	test_random(3000);
 	test_edge_u();
 	test_generate_public(1000);
+	test_base_vs_ladder(2000);
+	test_vs_portable(2000);
 	return zt_done();
 }

@@ -17,13 +17,17 @@
 #include "internal.h"
 
 /*
- * Dispatch point: the arch glue replaces this section.
+ * Dispatch point: the arch glue replaces this section.  The copy the test
+ * builds with the 32-bit field (ZINC_CURVE25519_FORCE_32BIT) stays portable.
  *
  * curve25519_arch() computes X25519(scalar, u) exactly as the portable code
  * does (clamping, top bit of u ignored, result fully reduced), and
  * curve25519_base_arch() X25519(secret, 9).  Returning false means "not
  * handled": the portable code runs instead.
  */
+#if defined(ZINC_ASM_X86_64) && !defined(ZINC_CURVE25519_FORCE_32BIT)
+#include "curve25519-x86_64-glue.c"
+#else
 static void curve25519_arch_choose(void)
 {
 }
@@ -50,6 +54,7 @@ static const char *curve25519_arch_name(void)
 {
 	return NULL;
 }
+#endif
 
 /* --- portable C: field arithmetic ---------------------------------------- */
 

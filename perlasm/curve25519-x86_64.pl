@@ -1,0 +1,879 @@
+#!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
+#
+# X25519 (RFC 7748) for x86_64, driven by provider/crypto/curve25519-x86_64-glue.c.
+#
+#   void zinc_x25519_ladder_mulx(uint8_t out[32], const uint8_t scalar[32],
+#                                const uint8_t u[32]);
+#   void zinc_x25519_ladder_mul(...);                 the same without BMI2/ADX
+#       out = X25519(scalar, u): clamps the scalar, ignores bit 255 of u,
+#       writes the canonical (fully reduced) u-coordinate.
+#   void zinc_x25519_base_mulx(uint8_t out[32], const int8_t digits[64]);
+#   void zinc_x25519_base_mul(...);
+#       out = X25519(k, 9) for k = sum digits[i] 16^i, -8 <= digits[i] <= 8
+#       (the glue recodes the clamped scalar): k B on the twisted Edwards
+#       curve -x^2 + y^2 = 1 + d x^2 y^2 birationally equivalent to
+#       Curve25519, then u = (1 + y) / (1 - y).
+#
+# Field: p = 2^255 - 19, four 64-bit limbs, every value kept below 2^256
+# (not necessarily below p) and fully reduced only for output.  A product
+# of 512 bits folds its upper half times 38 (2^256 = 38 mod p) into the
+# lower, then what is left above bit 255 times 19: products end below
+# 2^255 + 2^23 ("bounded"), which lets a sum or difference of them fold
+# its carry once instead of twice.  Each field operation is a Perl sub
+# emitting inline code that reads its operands from the stack frame and
+# writes its result there: no call per operation.  The MULX path keeps two
+# carry chains in flight (ADCX on CF, ADOX on OF) and squares with 10
+# products instead of 16; the MUL path uses MUL and one chain, and also
+# squares with 10 products.
+#
+# Ladder: RFC 7748 section 5; 255 steps (bit 255 of the clamped scalar is
+# 0, bit 254 is 1; bit 0 is 0, so the last swap is the identity).  The
+# conditional swap is CMOV on the scalar bit (no branch, no index from it),
+# fused with the four additions and subtractions that read the swapped
+# values.  The step's field operations are ordered so that independent
+# work sits between a result and its use (several per cent faster here
+# than the RFC's order).  1/z2 = z2^(p-2) by a fixed chain of 254
+# squarings and 11 multiplications.
+#
+# Fixed base: this script computes the table itself (Math::BigInt) at build
+# time: T[i][j-1] = j 256^i B for i < 32, 1 <= j <= 8, as (y+x, y-x, 2dxy),
+# 24 KB.  k B = 16 (sum_i e[2i+1] T[i]) + sum_i e[2i] T[i]: 64 mixed
+# additions in extended coordinates (Hisil et al. 2008, a = -1: 7
+# multiplications each) and 4 doublings.  A lookup reads all 8 entries of
+# its row, selecting with CMOV on |e| (the load happens whatever the
+# condition); a negative digit swaps y+x and y-x, and F and G of the
+# addition (which negates 2dxy), with CMOV too.
+#
+# Cycles per operation on the AMD EPYC (Zen 5, 2 vCPUs, shared) this was
+# written on: ns per call through the primitive API (median of 7 runs,
+# each the best of 7 batches) times 3.57 GHz, the rate at which a chain of
+# dependent 1-cycle adds runs here (no cycle counters; /proc/cpuinfo says
+# a nominal 2.1 GHz).  ZINC_CPU picks the path.
+#
+#   path (ZINC_CPU)                 X25519(k, u)   public key X25519(k, 9)
+#   portable C, radix 2^51 (none)       145000          146000 (the ladder)
+#   MUL (ssse3)                          84000           28000
+#   MULX/ADX (ssse3,avx,avx2,bmi2,adx)   68000           23500
+# MULX field operations, cycles of latency / per operation when four are
+# independent: multiplication 34 / 24, squaring 30 / 18; the reduction
+# and the fold take 18 of the squaring's 30.  So the inversion is about
+# 8000 of the 68000 (254 dependent squarings).  OpenSSL 3.0's default
+# provider takes about 94000 for X25519(k, u) and, through EVP, about as
+# much for a key pair.
+use strict;
+use warnings;
+use Math::BigInt;
+use zinc_x86_64;
+
+my $flavour = $ARGV[0] // '';
+my $file = asm_open(@ARGV);
+
+# --- register map ------------------------------------------------------------
+#
+# Field operations use r8..r15 as the (up to eight) limbs of a result and
+# rax, rbx, rcx, rbp as temporaries, rdx as MULX's implicit operand and
+# MUL's high half; rsi and rdi survive them (loop counters, the scalar
+# bit, table and digit pointers).
+my @r = map { "%r$_" } 8 .. 15;
+my ($t0, $t1, $t2, $zero) = ('%rax', '%rbx', '%rcx', '%rbp');
+
+my $mulx;		# which path the subs below emit
+my %slot;		# stack slot of each field element: name -> offset
+my $label = 0;
+
+sub L { return ".Lx25519_" . $label++; }
+
+# Limb i of the field element in slot $s.
+sub limb {
+	my ($s, $i) = @_;
+	die "no slot $s\n" unless defined $slot{$s};
+	return ($slot{$s} + 8 * $i) . "(%rsp)";
+}
+
+sub frame {
+	my (@names) = @_;
+	my $off = 0;
+	%slot = ();
+	$slot{$_} = ($off += 32) - 32 for @names;
+	return $off;
+}
+
+# The 32-bit name of a 64-bit register.
+sub r32 {
+	my ($reg) = @_;
+	return $reg =~ /^%r\d+$/ ? "${reg}d" : $reg =~ s/^%r/%e/r;
+}
+
+sub store {
+	my ($d) = @_;
+	code("\tmovq\t$r[$_], " . limb($d, $_) . "\n") for 0 .. 3;
+}
+
+# r0..r3 + 2^256 r4 (r4 < 2^17) -> r0..r3 below 2^255 + 2^23: bit 255 and
+# r4 fold in as 19 (2 r4 + bit 255), which leaves no carry out of 2^256.
+# Every multiplication's result is so "bounded".
+sub fold_top {
+	code(<<___);
+	btrq	\$63, $r[3]
+	adcq	$r[4], $r[4]
+	leaq	($r[4],$r[4],8), $t0
+	leaq	($r[4],$t0,2), $r[4]
+	addq	$r[4], $r[0]
+	adcq	\$0, $r[1]
+	adcq	\$0, $r[2]
+	adcq	\$0, $r[3]
+___
+}
+
+# r0..r7 (a 512-bit product) -> r0..r3 + 2^256 r4 = 38 r4..r7 + r0..r3,
+# then bounded by fold_top.  (The XORs that clear CF and OF also cut the flags' dependency on the
+# chain before: measured faster than relying on the chains ending clear.)
+sub reduce {
+	if ($mulx) {
+		code(<<___);
+	movl	\$38, %edx
+	xorl	%ebp, %ebp
+	mulxq	$r[4], $t0, $t1
+	adcxq	$t0, $r[0]
+	adoxq	$t1, $r[1]
+	mulxq	$r[5], $t0, $t1
+	adcxq	$t0, $r[1]
+	adoxq	$t1, $r[2]
+	mulxq	$r[6], $t0, $t1
+	adcxq	$t0, $r[2]
+	adoxq	$t1, $r[3]
+	mulxq	$r[7], $t0, $r[4]
+	adcxq	$t0, $r[3]
+	adoxq	$zero, $r[4]
+	adcxq	$zero, $r[4]
+___
+	} else {
+		code(<<___);
+	movl	\$38, %eax
+	mulq	$r[4]
+	addq	%rax, $r[0]
+	adcq	\$0, %rdx
+	movq	%rdx, $t2
+___
+		for my $i (1 .. 3) {
+			code(<<___);
+	movl	\$38, %eax
+	mulq	$r[$i + 4]
+	addq	%rax, $r[$i]
+	adcq	\$0, %rdx
+	addq	$t2, $r[$i]
+	adcq	\$0, %rdx
+___
+			code("\tmovq\t%rdx, $t2\n") if $i < 3;
+		}
+		code("\tmovq\t%rdx, $r[4]\n");
+	}
+	fold_top();
+}
+
+# d = a b
+sub fe_mul {
+	my ($d, $a, $b) = @_;
+	my @b = map { limb($b, $_) } 0 .. 3;
+	if ($mulx) {
+		code(<<___);
+	movq	@{[limb($a, 0)]}, %rdx
+	mulxq	$b[0], $r[0], $r[1]
+	mulxq	$b[1], $t0, $r[2]
+	addq	$t0, $r[1]
+	mulxq	$b[2], $t0, $r[3]
+	adcq	$t0, $r[2]
+	mulxq	$b[3], $t0, $r[4]
+	adcq	$t0, $r[3]
+	adcq	\$0, $r[4]
+___
+		for my $i (1 .. 3) {
+			code(<<___);
+	movq	@{[limb($a, $i)]}, %rdx
+	xorl	%ebp, %ebp
+	mulxq	$b[0], $t0, $t1
+	adcxq	$t0, $r[$i]
+	adoxq	$t1, $r[$i + 1]
+	mulxq	$b[1], $t0, $t1
+	adcxq	$t0, $r[$i + 1]
+	adoxq	$t1, $r[$i + 2]
+	mulxq	$b[2], $t0, $t1
+	adcxq	$t0, $r[$i + 2]
+	adoxq	$t1, $r[$i + 3]
+	mulxq	$b[3], $t0, $r[$i + 4]
+	adcxq	$t0, $r[$i + 3]
+	adoxq	$zero, $r[$i + 4]
+	adcxq	$zero, $r[$i + 4]
+___
+		}
+	} else {
+		# Row i adds a_i b into r_i..r_{i+4}; t2 carries between columns.
+		code(<<___);
+	movq	@{[limb($a, 0)]}, $t1
+	movq	$t1, %rax
+	mulq	$b[0]
+	movq	%rax, $r[0]
+	movq	%rdx, $r[1]
+___
+		for my $j (1 .. 3) {
+			code(<<___);
+	movq	$t1, %rax
+	mulq	$b[$j]
+	addq	%rax, $r[$j]
+	adcq	\$0, %rdx
+	movq	%rdx, $r[$j + 1]
+___
+		}
+		for my $i (1 .. 3) {
+			code(<<___);
+	movq	@{[limb($a, $i)]}, $t1
+	movq	$t1, %rax
+	mulq	$b[0]
+	addq	%rax, $r[$i]
+	adcq	\$0, %rdx
+	movq	%rdx, $t2
+___
+			for my $j (1 .. 3) {
+				code(<<___);
+	movq	$t1, %rax
+	mulq	$b[$j]
+	addq	%rax, $r[$i + $j]
+	adcq	\$0, %rdx
+	addq	$t2, $r[$i + $j]
+	adcq	\$0, %rdx
+___
+				code($j < 3 ? "\tmovq\t%rdx, $t2\n" : "\tmovq\t%rdx, $r[$i + 4]\n");
+			}
+		}
+	}
+	reduce();
+	store($d);
+}
+
+# d = a^2: the six cross products once, doubled, plus the four squares.
+sub fe_sq {
+	my ($d, $a) = @_;
+	my @a = map { limb($a, $_) } 0 .. 3;
+	return fe_sq_mul($d, @a) unless $mulx;
+	code(<<___);
+	movq	$a[0], %rdx
+	mulxq	$a[1], $r[1], $r[2]
+	mulxq	$a[2], $t0, $r[3]
+	addq	$t0, $r[2]
+	mulxq	$a[3], $t0, $r[4]
+	adcq	$t0, $r[3]
+	adcq	\$0, $r[4]
+	movq	$a[1], %rdx
+	xorl	%ebp, %ebp
+	mulxq	$a[2], $t0, $t1
+	mulxq	$a[3], $t2, $r[5]
+	adcxq	$t0, $r[3]
+	adoxq	$t1, $r[4]
+	adcxq	$t2, $r[4]
+	adoxq	$zero, $r[5]
+	adcxq	$zero, $r[5]
+	movq	$a[2], %rdx
+	mulxq	$a[3], $t0, $r[6]
+	addq	$t0, $r[5]
+	adcq	\$0, $r[6]
+	xorl	%ebp, %ebp
+	movq	$a[0], %rdx
+	mulxq	%rdx, $r[0], $t0
+	adcxq	$r[1], $r[1]
+	adoxq	$t0, $r[1]
+	movq	$a[1], %rdx
+	mulxq	%rdx, $t0, $t1
+	adcxq	$r[2], $r[2]
+	adoxq	$t0, $r[2]
+	adcxq	$r[3], $r[3]
+	adoxq	$t1, $r[3]
+	movq	$a[2], %rdx
+	mulxq	%rdx, $t0, $t1
+	adcxq	$r[4], $r[4]
+	adoxq	$t0, $r[4]
+	adcxq	$r[5], $r[5]
+	adoxq	$t1, $r[5]
+	movq	$a[3], %rdx
+	mulxq	%rdx, $t0, $r[7]
+	adcxq	$r[6], $r[6]
+	adoxq	$t0, $r[6]
+	adcxq	$zero, $r[7]
+	adoxq	$zero, $r[7]
+___
+	reduce();
+	store($d);
+}
+
+# The same with MUL: each square's carry ripples to the top (MUL clobbers
+# the flags, so no chain can stay open across one); no partial sum
+# exceeds the square, so the top never overflows.
+sub fe_sq_mul {
+	my ($d, @a) = @_;
+	code(<<___);
+	movq	$a[0], %rax
+	mulq	$a[1]
+	movq	%rax, $r[1]
+	movq	%rdx, $r[2]
+	movq	$a[0], %rax
+	mulq	$a[2]
+	addq	%rax, $r[2]
+	adcq	\$0, %rdx
+	movq	%rdx, $r[3]
+	movq	$a[0], %rax
+	mulq	$a[3]
+	addq	%rax, $r[3]
+	adcq	\$0, %rdx
+	movq	%rdx, $r[4]
+	movq	$a[1], %rax
+	mulq	$a[2]
+	addq	%rax, $r[3]
+	adcq	\$0, %rdx
+	movq	%rdx, $t2
+	movq	$a[1], %rax
+	mulq	$a[3]
+	addq	%rax, $r[4]
+	adcq	\$0, %rdx
+	addq	$t2, $r[4]
+	adcq	\$0, %rdx
+	movq	%rdx, $r[5]
+	movq	$a[2], %rax
+	mulq	$a[3]
+	addq	%rax, $r[5]
+	adcq	\$0, %rdx
+	movq	%rdx, $r[6]
+	xorl	@{[r32($r[7])]}, @{[r32($r[7])]}
+	addq	$r[1], $r[1]
+	adcq	$r[2], $r[2]
+	adcq	$r[3], $r[3]
+	adcq	$r[4], $r[4]
+	adcq	$r[5], $r[5]
+	adcq	$r[6], $r[6]
+	adcq	\$0, $r[7]
+	movq	$a[0], %rax
+	mulq	%rax
+	movq	%rax, $r[0]
+	addq	%rdx, $r[1]
+___
+	code("\tadcq\t\$0, $r[$_]\n") for 2 .. 7;
+	for my $i (1 .. 3) {
+		code(<<___);
+	movq	$a[$i], %rax
+	mulq	%rax
+	addq	%rax, $r[2 * $i]
+	adcq	%rdx, $r[2 * $i + 1]
+___
+		code("\tadcq\t\$0, $r[$_]\n") for 2 * $i + 2 .. 7;
+	}
+	reduce();
+	store($d);
+}
+
+# d = 121665 a + b = (A - 2) / 4 a + b
+sub fe_mul121665_add {
+	my ($d, $a, $b) = @_;
+	my @a = map { limb($a, $_) } 0 .. 3;
+	if ($mulx) {
+		code(<<___);
+	movl	\$121665, %edx
+	mulxq	$a[0], $r[0], $t0
+	mulxq	$a[1], $r[1], $t1
+	addq	$t0, $r[1]
+	mulxq	$a[2], $r[2], $t0
+	adcq	$t1, $r[2]
+	mulxq	$a[3], $r[3], $r[4]
+	adcq	$t0, $r[3]
+	adcq	\$0, $r[4]
+___
+	} else {
+		code(<<___);
+	movl	\$121665, %eax
+	mulq	$a[0]
+	movq	%rax, $r[0]
+	movq	%rdx, $r[1]
+	movl	\$121665, %eax
+	mulq	$a[1]
+	addq	%rax, $r[1]
+	adcq	\$0, %rdx
+	movq	%rdx, $r[2]
+	movl	\$121665, %eax
+	mulq	$a[2]
+	addq	%rax, $r[2]
+	adcq	\$0, %rdx
+	movq	%rdx, $r[3]
+	movl	\$121665, %eax
+	mulq	$a[3]
+	addq	%rax, $r[3]
+	adcq	\$0, %rdx
+	movq	%rdx, $r[4]
+___
+	}
+	code(<<___);
+	addq	@{[limb($b, 0)]}, $r[0]
+	adcq	@{[limb($b, 1)]}, $r[1]
+	adcq	@{[limb($b, 2)]}, $r[2]
+	adcq	@{[limb($b, 3)]}, $r[3]
+	adcq	\$0, $r[4]
+___
+	fold_top();
+	store($d);
+}
+
+# The registers @$x (< 2^256) plus or minus the slot b, into @$x: a carry
+# (borrow) of 2^256 comes back as 38 (is paid back as 38).  A second one
+# needs a sum of 2^257 - 38 or more (b above 2^256 - 38): pass $bounded
+# where that cannot be, as when b is a product (below 2^255 + 2^23) and,
+# for a sum, a below 2^256 + 2^255.
+sub addsub {
+	my ($op, $x, $b, $bounded) = @_;
+	my ($add, $adc) = $op eq 'add' ? ('addq', 'adcq') : ('subq', 'sbbq');
+	code(<<___);
+	$add	@{[limb($b, 0)]}, $x->[0]
+	$adc	@{[limb($b, 1)]}, $x->[1]
+	$adc	@{[limb($b, 2)]}, $x->[2]
+	$adc	@{[limb($b, 3)]}, $x->[3]
+	sbbq	$t0, $t0
+	andq	\$38, $t0
+	$add	$t0, $x->[0]
+	$adc	\$0, $x->[1]
+	$adc	\$0, $x->[2]
+	$adc	\$0, $x->[3]
+___
+	code(<<___) unless $bounded;
+	sbbq	$t0, $t0
+	andq	\$38, $t0
+	$add	$t0, $x->[0]
+___
+}
+
+# d = a + b, d = a - b
+sub fe_add {
+	my ($d, $a, $b, $bounded) = @_;
+	code("\tmovq\t" . limb($a, $_) . ", $r[$_]\n") for 0 .. 3;
+	addsub('add', \@r, $b, $bounded);
+	store($d);
+}
+
+sub fe_sub {
+	my ($d, $a, $b, $bounded) = @_;
+	code("\tmovq\t" . limb($a, $_) . ", $r[$_]\n") for 0 .. 3;
+	addsub('sub', \@r, $b, $bounded);
+	store($d);
+}
+
+sub fe_set {
+	my ($d, $v) = @_;
+	code("\tmovq\t\$" . ($_ ? 0 : $v) . ", " . limb($d, $_) . "\n") for 0 .. 3;
+}
+
+# d = a squared n times; a loop on rsi past the first.
+sub fe_sq_n {
+	my ($d, $a, $n) = @_;
+	fe_sq($d, $a);
+	return if $n == 1;
+	my $top = L();
+	code("\tmovl\t\$" . ($n - 1) . ", %esi\n$top:\n");
+	fe_sq($d, $d);
+	code("\tdecl\t%esi\n\tjnz\t$top\n");
+}
+
+# d = z^(p - 2) = 1/z (0 for 0): the chain of the portable C, on slots
+# i0..i5 (d may be one of those, z may not).
+sub fe_invert {
+	my ($d, $z) = @_;
+	my ($z2, $z9, $z11, $a, $b, $c) = map { "i$_" } 0 .. 5;
+	fe_sq($z2, $z);
+	fe_sq_n($a, $z2, 2);
+	fe_mul($z9, $a, $z);
+	fe_mul($z11, $z9, $z2);
+	fe_sq($a, $z11);
+	fe_mul($a, $a, $z9);		# 2^5 - 1
+	fe_sq_n($b, $a, 5);
+	fe_mul($a, $b, $a);		# 2^10 - 1
+	fe_sq_n($b, $a, 10);
+	fe_mul($b, $b, $a);		# 2^20 - 1
+	fe_sq_n($c, $b, 20);
+	fe_mul($b, $c, $b);		# 2^40 - 1
+	fe_sq_n($b, $b, 10);
+	fe_mul($a, $b, $a);		# 2^50 - 1
+	fe_sq_n($b, $a, 50);
+	fe_mul($b, $b, $a);		# 2^100 - 1
+	fe_sq_n($c, $b, 100);
+	fe_mul($b, $c, $b);		# 2^200 - 1
+	fe_sq_n($b, $b, 50);
+	fe_mul($b, $b, $a);		# 2^250 - 1
+	fe_sq_n($b, $b, 5);		# 2^255 - 2^5
+	fe_mul($d, $b, $z11);		# 2^255 - 21
+}
+
+# r0..r3 (any value below 2^256) -> the representative in [0, p), stored
+# at the pointer in rdi: fold bit 255 (the value is then below 2p), then
+# subtract p, i.e. add 19 and drop bit 255, exactly when the value plus 19
+# reaches 2^255 (a carry chain through t0; MOV leaves the flags alone).
+sub freeze_store {
+	code(<<___);
+	movq	$r[3], $t0
+	shrq	\$63, $t0
+	btrq	\$63, $r[3]
+	imulq	\$19, $t0, $t0
+	addq	$t0, $r[0]
+	adcq	\$0, $r[1]
+	adcq	\$0, $r[2]
+	adcq	\$0, $r[3]
+	movq	$r[0], $t0
+	addq	\$19, $t0
+	movq	$r[1], $t0
+	adcq	\$0, $t0
+	movq	$r[2], $t0
+	adcq	\$0, $t0
+	movq	$r[3], $t0
+	adcq	\$0, $t0
+	shrq	\$63, $t0
+	imulq	\$19, $t0, $t0
+	addq	$t0, $r[0]
+	adcq	\$0, $r[1]
+	adcq	\$0, $r[2]
+	adcq	\$0, $r[3]
+	btrq	\$63, $r[3]
+	movq	$r[0], 0(%rdi)
+	movq	$r[1], 8(%rdi)
+	movq	$r[2], 16(%rdi)
+	movq	$r[3], 24(%rdi)
+___
+}
+
+sub prologue {
+	my ($size) = @_;
+	code(<<___);
+	pushq	%rbx
+	pushq	%rbp
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	subq	\$$size, %rsp
+___
+}
+
+# Wipes the frame (scalar, intermediate values) and returns.
+sub epilogue {
+	my ($size) = @_;
+	code(<<___);
+	xorl	%eax, %eax
+	movq	%rsp, %rdi
+	movl	\$@{[$size / 8]}, %ecx
+	rep stosq
+	addq	\$$size, %rsp
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbp
+	popq	%rbx
+	ret
+___
+}
+
+# --- the ladder ----------------------------------------------------------------
+
+sub ladder {
+	my ($name) = @_;
+	my $size = frame(qw(x1 x2 z2 x3 z3 a aa b bb e c d k i0 i1 i2 i3 i4 i5 out)) - 24;
+
+	function_begin($name);
+	prologue($size);
+	# Clamped scalar, u without bit 255.
+	code(<<___);
+	movq	%rdi, @{[limb('out', 0)]}
+	movq	0(%rsi), %rax
+	movq	8(%rsi), %rbx
+	movq	16(%rsi), %rcx
+	movq	24(%rsi), %rbp
+	andq	\$-8, %rax
+	btrq	\$63, %rbp
+	btsq	\$62, %rbp
+	movq	%rax, @{[limb('k', 0)]}
+	movq	%rbx, @{[limb('k', 1)]}
+	movq	%rcx, @{[limb('k', 2)]}
+	movq	%rbp, @{[limb('k', 3)]}
+___
+	for my $i (0 .. 3) {
+		code("\tmovq\t" . 8 * $i . "(%rdx), %rax\n");
+		code("\tbtrq\t\$63, %rax\n") if $i == 3;
+		code("\tmovq\t%rax, " . limb('x1', $i) . "\n\tmovq\t%rax, " . limb('x3', $i) . "\n");
+	}
+	fe_set('x2', 1);
+	fe_set('z2', 0);
+	fe_set('z3', 1);
+	my $top = L();
+	# rsi: the bit index t, 254 down to 0 (public); rdi: the previous bit.
+	code(<<___);
+	movl	\$254, %esi
+	xorl	%edi, %edi
+$top:
+	movl	%esi, %ecx
+	shrl	\$6, %ecx
+	movq	$slot{k}(%rsp,%rcx,8), %rax
+	movl	%esi, %ecx
+	shrq	%cl, %rax
+	andl	\$1, %eax
+	xorq	%rax, %rdi
+___
+	# Swap (x2, z2) and (x3, z3) if rdi: z in their slots, x into
+	# r8..r11 and r12..r15; then rdi = the bit.
+	code("\ttestq\t%rdi, %rdi\n");
+	for my $i (0 .. 3) {
+		code(<<___);
+	movq	@{[limb('z2', $i)]}, %rbx
+	movq	@{[limb('z3', $i)]}, %rcx
+	movq	%rbx, %rdx
+	cmovnzq	%rcx, %rbx
+	cmovnzq	%rdx, %rcx
+	movq	%rbx, @{[limb('z2', $i)]}
+	movq	%rcx, @{[limb('z3', $i)]}
+___
+	}
+	for my $i (0 .. 3) {
+		code(<<___);
+	movq	@{[limb('x2', $i)]}, $r[$i]
+	movq	@{[limb('x3', $i)]}, $r[$i + 4]
+	movq	$r[$i], %rdx
+	cmovnzq	$r[$i + 4], $r[$i]
+	cmovnzq	%rdx, $r[$i + 4]
+___
+	}
+	code("\tmovq\t%rax, %rdi\n");
+	# A = x2 + z2, B = x2 - z2, C = x3 + z3, D = x3 - z3
+	my @y = ('%rbx', '%rcx', '%rdx', '%rbp');
+	for my $h (0, 4) {
+		my ($z, $sum, $diff) = $h ? ('z3', 'c', 'd') : ('z2', 'a', 'b');
+		my @x = @r[$h .. $h + 3];
+		code("\tmovq\t$x[$_], $y[$_]\n") for 0 .. 3;
+		addsub('add', \@y, $z, 1);
+		code("\tmovq\t$y[$_], " . limb($sum, $_) . "\n") for 0 .. 3;
+		addsub('sub', \@x, $z, 1);
+		code("\tmovq\t$x[$_], " . limb($diff, $_) . "\n") for 0 .. 3;
+	}
+	# In an order that puts independent work between a result and its use.
+	fe_sq('aa', 'a');		# AA
+	fe_mul('d', 'd', 'a');		# DA
+	fe_sq('bb', 'b');		# BB
+	fe_mul('c', 'c', 'b');		# CB
+	fe_sub('e', 'aa', 'bb', 1);	# E = AA - BB
+	fe_mul('x2', 'aa', 'bb');	# x2 = AA BB
+	fe_add('a', 'd', 'c', 1);	# DA + CB
+	fe_sub('b', 'd', 'c', 1);	# DA - CB
+	fe_mul121665_add('c', 'e', 'aa');	# AA + a24 E
+	fe_sq('x3', 'a');		# x3 = (DA + CB)^2
+	fe_sq('b', 'b');
+	fe_mul('z2', 'e', 'c');		# z2 = E (AA + a24 E)
+	fe_mul('z3', 'x1', 'b');	# z3 = x1 (DA - CB)^2
+	code("\tdecl\t%esi\n\tjns\t$top\n");
+
+	fe_invert('i5', 'z2');
+	fe_mul('i5', 'x2', 'i5');
+	code("\tmovq\t" . limb('out', 0) . ", %rdi\n");
+	freeze_store();
+	epilogue($size);
+	function_end($name);
+}
+
+# --- the fixed-base multiplication ------------------------------------------------
+
+# The table, as rows of 8 entries of 3 x 4 quadwords.
+my $ENTRY = 96;
+my $ROW = 8 * $ENTRY;
+
+sub base {
+	my ($name) = @_;
+	# Slots: the point (X, Y, Z, T), the entry chosen (ypx, ymx, t2d),
+	# 0, temporaries, inversion's i0..i5, then 8-byte variables in "vars".
+	my $size = frame(qw(X Y Z T ypx ymx t2d zero A B C D E F G H
+			    i0 i1 i2 i3 i4 i5 vars vars2));
+	my %var = (out => 0, digits => 8, dptr => 16, pass => 24, sign => 32);
+	my $v = sub { return ($slot{vars} + $var{$_[0]}) . "(%rsp)"; };
+	my ($outer, $inner, $dbl, $done) = (L(), L(), L(), L());
+
+	function_begin($name);
+	prologue($size);
+	code("\tmovq\t%rdi, " . $v->('out') . "\n\tmovq\t%rsi, " . $v->('digits') . "\n");
+	fe_set('X', 0);
+	fe_set('Y', 1);
+	fe_set('Z', 1);
+	fe_set('T', 0);
+	fe_set('zero', 0);
+	# Pass 1: the odd digits; then 4 doublings; pass 0: the even digits.
+	# rdi walks the table, rsi counts its 32 rows.
+	code(<<___);
+	movq	\$1, @{[$v->('pass')]}
+$outer:
+	movq	@{[$v->('digits')]}, %rax
+	addq	@{[$v->('pass')]}, %rax
+	movq	%rax, @{[$v->('dptr')]}
+	leaq	x25519_base_table(%rip), %rdi
+	movl	\$32, %esi
+$inner:
+	movq	@{[$v->('dptr')]}, %rax
+	movsbq	(%rax), %rcx
+	addq	\$2, %rax
+	movq	%rax, @{[$v->('dptr')]}
+	movq	%rcx, %rax
+	sarq	\$63, %rax
+	xorq	%rax, %rcx
+	subq	%rax, %rcx
+	movq	%rax, @{[$v->('sign')]}
+___
+	# Selection: rcx = |e|; the identity (1, 1, 0) unless |e| matches an entry.
+	my @acc = (@r, '%rax', '%rbx', '%rbp', '%rdx');
+	code("\txorl\t" . r32($_) . ", " . r32($_) . "\n") for @acc;
+	code("\tmovl\t\$1, $r[0]d\n\tmovl\t\$1, $r[4]d\n");
+	for my $j (1 .. 8) {
+		code("\tcmpq\t\$$j, %rcx\n");
+		code("\tcmoveq\t" . (($j - 1) * $ENTRY + 8 * $_) . "(%rdi), $acc[$_]\n") for 0 .. 11;
+	}
+	# A negative digit: -(x, y) = (-x, y) swaps y+x and y-x (here) and
+	# negates 2dxy, which swaps F and G below.
+	code("\tcmpq\t\$0, " . $v->('sign') . "\n");
+	code("\tmovq\t$r[$_], %rcx\n\tcmovnzq\t$r[$_ + 4], $r[$_]\n\tcmovnzq\t%rcx, $r[$_ + 4]\n")
+	    for 0 .. 3;
+	for my $k (0 .. 11) {
+		code("\tmovq\t$acc[$k], " . limb((qw(ypx ymx t2d))[$k >> 2], $k & 3) . "\n");
+	}
+	code("\taddq\t\$$ROW, %rdi\n");
+	# (X, Y, Z, T) += (ypx, ymx, t2d); every operand is a product or the
+	# sum of two, so one fold suffices in additions and subtractions.
+	fe_sub('A', 'Y', 'X', 1);
+	fe_add('B', 'Y', 'X', 1);
+	fe_add('D', 'Z', 'Z', 1);
+	fe_mul('C', 'T', 't2d');
+	fe_mul('A', 'A', 'ymx');
+	fe_mul('B', 'B', 'ypx');
+	# F = D - C in r8..r11, G = D + C in r12..r15, swapped for a negative digit.
+	code("\tmovq\t" . limb('D', $_) . ", $r[$_]\n\tmovq\t$r[$_], $r[$_ + 4]\n") for 0 .. 3;
+	addsub('sub', [@r[0 .. 3]], 'C', 1);
+	addsub('add', [@r[4 .. 7]], 'C', 1);
+	code("\tcmpq\t\$0, " . $v->('sign') . "\n");
+	code("\tmovq\t$r[$_], %rcx\n\tcmovnzq\t$r[$_ + 4], $r[$_]\n\tcmovnzq\t%rcx, $r[$_ + 4]\n")
+	    for 0 .. 3;
+	code("\tmovq\t$r[$_], " . limb('F', $_) . "\n\tmovq\t$r[$_ + 4], " . limb('G', $_) . "\n")
+	    for 0 .. 3;
+	fe_sub('E', 'B', 'A', 1);
+	fe_add('H', 'B', 'A', 1);
+	fe_mul('Z', 'F', 'G');
+	fe_mul('X', 'E', 'F');
+	fe_mul('T', 'E', 'H');
+	fe_mul('Y', 'G', 'H');
+	code(<<___);
+	decl	%esi
+	jnz	$inner
+	cmpq	\$0, @{[$v->('pass')]}
+	je	$done
+	movq	\$0, @{[$v->('pass')]}
+	movl	\$4, %edi
+$dbl:
+___
+	# (X, Y, Z, T) = 2 (X, Y, Z): rdi counts (the inner fe_sq loops use rsi).
+	fe_sq('A', 'X');
+	fe_sq('B', 'Y');
+	fe_sq('C', 'Z');
+	fe_add('C', 'C', 'C');		# C = 2 Z^2
+	fe_add('H', 'X', 'Y');
+	fe_sq('E', 'H');
+	fe_add('H', 'A', 'B');		# A + B
+	fe_sub('E', 'E', 'H');		# E = (X + Y)^2 - A - B
+	fe_sub('H', 'zero', 'H');	# H = -A - B
+	fe_sub('G', 'B', 'A');		# G = B - A
+	fe_sub('F', 'G', 'C');		# F = G - C
+	fe_mul('X', 'E', 'F');
+	fe_mul('Y', 'G', 'H');
+	fe_mul('T', 'E', 'H');
+	fe_mul('Z', 'F', 'G');
+	code(<<___);
+	decl	%edi
+	jnz	$dbl
+	jmp	$outer
+$done:
+___
+	# u = (Z + Y) / (Z - Y)
+	fe_add('A', 'Z', 'Y');
+	fe_sub('B', 'Z', 'Y');
+	fe_invert('i5', 'B');
+	fe_mul('i5', 'A', 'i5');
+	code("\tmovq\t" . $v->('out') . ", %rdi\n");
+	freeze_store();
+	epilogue($size);
+	function_end($name);
+}
+
+for my $path (['mulx', 1], ['mul', 0]) {
+	$mulx = $path->[1];
+	ladder("zinc_x25519_ladder_$path->[0]");
+	base("zinc_x25519_base_$path->[0]");
+}
+
+# --- the table ---------------------------------------------------------------------
+#
+# Affine arithmetic on -x^2 + y^2 = 1 + d x^2 y^2 with Math::BigInt: slow
+# but run once per build (a second or two).
+
+my $p = Math::BigInt->new(2)->bpow(255)->bsub(19);
+my $one = Math::BigInt->bone;
+sub fm { return $_[0]->copy->bmul($_[1])->bmod($p); }
+sub fa { return $_[0]->copy->badd($_[1])->bmod($p); }
+sub fs { return $_[0]->copy->bsub($_[1])->bmod($p); }
+sub fi { return $_[0]->copy->bmodinv($p); }
+
+my $d = fs(Math::BigInt->bzero, fm(Math::BigInt->new(121665), fi(Math::BigInt->new(121666))));
+my $d2 = fa($d, $d);
+
+sub on_curve {
+	my ($x, $y) = @_;
+	my ($xx, $yy) = (fm($x, $x), fm($y, $y));
+	return fs($yy, $xx) == fa($one, fm($d, fm($xx, $yy)));
+}
+
+# The base point: u = 9 is y = (u - 1) / (u + 1) = 4/5; x^2 = (y^2 - 1) / (d y^2 + 1).
+my $by = fm(Math::BigInt->new(4), fi(Math::BigInt->new(5)));
+my $xx = fm(fs(fm($by, $by), $one), fi(fa(fm($d, fm($by, $by)), $one)));
+my $bx = $xx->copy->bmodpow(scalar($p->copy->badd(3)->bdiv(8)), $p);
+if (fm($bx, $bx) != $xx) {
+	my $sqrtm1 = Math::BigInt->new(2)->bmodpow(scalar($p->copy->bsub(1)->bdiv(4)), $p);
+	$bx = fm($bx, $sqrtm1);
+}
+die "no square root\n" unless fm($bx, $bx) == $xx;
+# A point's u is (1 + y) / (1 - y): B's must be 9.
+die "bad base point\n" unless on_curve($bx, $by) && fm(fa($one, $by), fi(fs($one, $by))) == 9;
+
+sub padd {
+	my ($x1, $y1, $x2, $y2) = @_;
+	my $t = fm($d, fm(fm($x1, $x2), fm($y1, $y2)));
+	my $x3 = fm(fa(fm($x1, $y2), fm($y1, $x2)), fi(fa($one, $t)));
+	my $y3 = fm(fa(fm($y1, $y2), fm($x1, $x2)), fi(fs($one, $t)));
+	die "sum off the curve\n" unless on_curve($x3, $y3);
+	return ($x3, $y3);
+}
+
+sub quads {
+	my ($v) = @_;
+	my $h = substr($v->as_hex, 2);
+	$h = ('0' x (64 - length $h)) . $h;
+	return join(', ', map { '0x' . substr($h, 48 - 16 * $_, 16) } 0 .. 3);
+}
+
+code($flavour eq 'macosx' ? ".section\t__TEXT,__const\n" : ".section\t.rodata\n");
+code(".p2align\t6\nx25519_base_table:\n");
+my ($px, $py) = ($bx, $by);
+for my $i (0 .. 31) {
+	my ($qx, $qy) = ($px, $py);
+	for my $j (1 .. 8) {
+		code("\t.quad\t" . quads(fa($qy, $qx)) . "\n");
+		code("\t.quad\t" . quads(fs($qy, $qx)) . "\n");
+		code("\t.quad\t" . quads(fm($d2, fm($qx, $qy))) . "\n");
+		($qx, $qy) = padd($qx, $qy, $px, $py) if $j < 8;
+	}
+	# The next row's P: 256 P = 2^5 (8 P).
+	($qx, $qy) = padd($qx, $qy, $qx, $qy) for 1 .. 5;
+	($px, $py) = ($qx, $qy);
+}
+
+asm_close($file);
