@@ -16,7 +16,8 @@
  * fewer and shorter runs).
  *
  * To time another operation, add a setup and a "once" function if none
- * fits and an entry to operations[].
+ * fits and an entry to operations[].  A table whose rows are not sizes
+ * (X25519) names them in `rows`; its "once" gets the row's index in len.
  */
 #include "config.h"
 #include <stdint.h>
@@ -57,6 +58,7 @@ struct operation {
 	const char *title;
 	const char *what;
 	struct column cols[MAX_COLS];	/* unused ones have a NULL label */
+	const char *const *rows;	/* NULL: a row per message size */
 };
 
 /* A column being timed. */
@@ -69,14 +71,29 @@ struct job {
 	EVP_MAC_CTX *mctx;
 	EVP_MD *md;
 	EVP_MD_CTX *dctx;
+	EVP_PKEY_CTX *kctx, *xctx;	/* X25519 keygen, derive */
+	EVP_PKEY *pkey[2];
 	unsigned char nonce[24];
 	size_t nonce_len;
 	uint64_t seq;
 };
 
 static OSSL_LIB_CTX *libctx[2];	/* [ZINC], [DEFAULT] */
-static OSSL_PROVIDER *provider[2];
+static OSSL_PROVIDER *zinc_provider;
 static unsigned char in[MAX_LEN], out[MAX_LEN + 64], key[KEY_LEN], aad[AAD_LEN];
+
+static const char *const backend_name[] = { "zinc", "default", "libsodium" };
+
+/* True if p is the provider the job's column is about. */
+static int served_by(const struct job *job, const OSSL_PROVIDER *p)
+{
+	const char *want = backend_name[job->col->backend];
+
+	if (p != NULL && strcmp(OSSL_PROVIDER_get0_name(p), want) == 0)
+		return 1;
+	fprintf(stderr, "bench: %s is not served by %s\n", job->col->alg, want);
+	return 0;
+}
 
 /* --- what one message costs, per kind of operation ----------------------- */
 
@@ -87,6 +104,7 @@ static int cipher_setup(struct job *job)
 	if (job->cipher != NULL)
 		job->nonce_len = (size_t)EVP_CIPHER_get_iv_length(job->cipher);
 	return job->cipher != NULL && job->cctx != NULL &&
+	       served_by(job, EVP_CIPHER_get0_provider(job->cipher)) &&
 	       EVP_EncryptInit_ex2(job->cctx, job->cipher, key, job->nonce, NULL);
 }
 
@@ -143,7 +161,7 @@ static int mac_setup(struct job *job)
 {
 	job->mac = EVP_MAC_fetch(libctx[job->col->backend], job->col->alg, NULL);
 	job->mctx = job->mac != NULL ? EVP_MAC_CTX_new(job->mac) : NULL;
-	return job->mctx != NULL;
+	return job->mctx != NULL && served_by(job, EVP_MAC_get0_provider(job->mac));
 }
 
 /* Per message: init with the key (Poly1305's is one-time), update, final. */
@@ -160,7 +178,8 @@ static int digest_setup(struct job *job)
 {
 	job->md = EVP_MD_fetch(libctx[job->col->backend], job->col->alg, NULL);
 	job->dctx = EVP_MD_CTX_new();
-	return job->md != NULL && job->dctx != NULL;
+	return job->md != NULL && job->dctx != NULL &&
+	       served_by(job, EVP_MD_get0_provider(job->md));
 }
 
 /* A whole message per call, on a reused context. */
@@ -173,6 +192,37 @@ static int digest_once(struct job *job)
 	       EVP_DigestFinal_ex(job->dctx, out, &outl);
 }
 
+/* A keygen context, and a derive context with its own key and a peer's. */
+static int x25519_setup(struct job *job)
+{
+	OSSL_LIB_CTX *lc = libctx[job->col->backend];
+
+	job->kctx = EVP_PKEY_CTX_new_from_name(lc, job->col->alg, NULL);
+	if (job->kctx == NULL || EVP_PKEY_keygen_init(job->kctx) <= 0 ||
+	    EVP_PKEY_keygen(job->kctx, &job->pkey[0]) <= 0 ||
+	    EVP_PKEY_keygen(job->kctx, &job->pkey[1]) <= 0)
+		return 0;
+	job->xctx = EVP_PKEY_CTX_new_from_pkey(lc, job->pkey[0], NULL);
+	return job->xctx != NULL && EVP_PKEY_derive_init(job->xctx) > 0 &&
+	       EVP_PKEY_derive_set_peer(job->xctx, job->pkey[1]) > 0 &&
+	       served_by(job, EVP_PKEY_get0_provider(job->pkey[0])) &&
+	       served_by(job, EVP_PKEY_CTX_get0_provider(job->xctx));
+}
+
+/* Row 0: one EVP_PKEY_derive; row 1: one EVP_PKEY_keygen (and free). */
+static int x25519_once(struct job *job)
+{
+	EVP_PKEY *pkey = NULL;
+	size_t outl = KEY_LEN;
+
+	if (job->len == 0)
+		return EVP_PKEY_derive(job->xctx, out, &outl) > 0;
+	if (EVP_PKEY_keygen(job->kctx, &pkey) <= 0)
+		return 0;
+	EVP_PKEY_free(pkey);
+	return 1;
+}
+
 static void job_free(struct job *job)
 {
 	EVP_CIPHER_CTX_free(job->cctx);
@@ -181,33 +231,43 @@ static void job_free(struct job *job)
 	EVP_MAC_free(job->mac);
 	EVP_MD_CTX_free(job->dctx);
 	EVP_MD_free(job->md);
+	EVP_PKEY_CTX_free(job->kctx);
+	EVP_PKEY_CTX_free(job->xctx);
+	EVP_PKEY_free(job->pkey[0]);
+	EVP_PKEY_free(job->pkey[1]);
 	memset(job, 0, sizeof(*job));
 }
 
 /* --- the operations -------------------------------------------------------- */
+
+static const char *const x25519_rows[] = { "derive", "keygen", NULL };
 
 #define VS_DEFAULT(alg, setup, once) \
 	{ { "zinc", ZINC, alg, setup, once }, { "default", DEFAULT, alg, setup, once } }
 
 static const struct operation operations[] = {
 	{ "ChaCha20", "EVP_EncryptUpdate of each message on one long stream",
-	  VS_DEFAULT("ChaCha20", cipher_setup, stream_once) },
+	  VS_DEFAULT("ChaCha20", cipher_setup, stream_once), NULL },
 	{ "ChaCha20-Poly1305 TLS-like record",
 	  "per record: new nonce, 13-byte AAD, payload, final, get tag",
-	  VS_DEFAULT("ChaCha20-Poly1305", cipher_setup, record_once) },
+	  VS_DEFAULT("ChaCha20-Poly1305", cipher_setup, record_once), NULL },
 	{ "XChaCha20-Poly1305 record",
 	  "the same record loop with a 24-byte nonce; OpenSSL itself has no XChaCha20",
 	  { { "zinc", ZINC, "XChaCha20-Poly1305", cipher_setup, record_once },
 #ifdef HAVE_LIBSODIUM
 	    { "libsodium", SODIUM, "xchacha20poly1305_ietf", sodium_setup, sodium_record_once },
 #endif
-	    { "zinc ChaCha20-Poly1305", ZINC, "ChaCha20-Poly1305", cipher_setup, record_once } } },
+	    { "zinc ChaCha20-Poly1305", ZINC, "ChaCha20-Poly1305", cipher_setup, record_once } },
+	  NULL },
 	{ "POLY1305 MAC", "per message: EVP_MAC_init with a 32-byte key, update, final",
-	  VS_DEFAULT("POLY1305", mac_setup, mac_once) },
+	  VS_DEFAULT("POLY1305", mac_setup, mac_once), NULL },
 	{ "BLAKE2SMAC", "per message: EVP_MAC_init with a 32-byte key, update, final (32 bytes)",
-	  VS_DEFAULT("BLAKE2SMAC", mac_setup, mac_once) },
+	  VS_DEFAULT("BLAKE2SMAC", mac_setup, mac_once), NULL },
 	{ "BLAKE2S-256", "per message: EVP_DigestInit_ex2, update, final",
-	  VS_DEFAULT("BLAKE2S-256", digest_setup, digest_once) },
+	  VS_DEFAULT("BLAKE2S-256", digest_setup, digest_once), NULL },
+	{ "X25519",
+	  "EVP_PKEY_derive with a ready context; EVP_PKEY_keygen (nanoseconds per operation)",
+	  VS_DEFAULT("X25519", x25519_setup, x25519_once), x25519_rows },
 };
 
 static const size_t full_sizes[] = { 16, 64, 256, 1024, 1420, 8192, 16384 };
@@ -299,7 +359,7 @@ static void print_header(const struct operation *op, int ncols)
 {
 	int c;
 
-	printf("\n%s: %s\n%6s", op->title, op->what, "size");
+	printf("\n%s: %s\n%6s", op->title, op->what, op->rows != NULL ? "" : "size");
 	for (c = 0; c < ncols; c++)
 		printf(" | %*s", width(&op->cols[c]), op->cols[c].label);
 	printf(" | %s/%s\n", op->cols[0].label, op->cols[1].label);
@@ -331,12 +391,17 @@ static int run_row(const struct operation *op, int ncols, size_t len, int runs,
 				ns[c][r] = t * 1e9 / (double)n[c];
 		}
 	}
-	printf("%6zu", len);
+	if (op->rows != NULL)
+		printf("%6s", op->rows[len]);
+	else
+		printf("%6zu", len);
 	for (c = 0; c < ncols; c++) {
 		med[c] = -1;
 		if (n[c] > 0)
 			med[c] = median(ns[c], runs);
-		if (med[c] > 0)
+		if (med[c] > 0 && op->rows != NULL)
+			printf(" | %*.0f ns", width(&op->cols[c]) - 3, med[c]);
+		else if (med[c] > 0)
 			printf(" | %*.3f GB/s %7.0f ns", width(&op->cols[c]) - 16,
 			       (double)len / med[c], med[c]);
 		else
@@ -368,14 +433,21 @@ static int wanted(const struct operation *op, int argc, char **argv)
 	return 0;
 }
 
-/* A library context with one provider: name from dir, or built in if dir is NULL. */
-static void load(enum backend b, const char *name, const char *dir)
+/*
+ * The default provider's context holds it alone.  zinc's is what the
+ * README's openssl.cnf gives: default, then zinc, zinc preferred; default
+ * supplies what zinc lacks, such as the random generator for X25519 keys.
+ * Each column's setup checks that its provider serves it.
+ */
+static void load(enum backend b, const char *dir)
 {
 	libctx[b] = OSSL_LIB_CTX_new();
 	if (libctx[b] == NULL ||
 	    (dir != NULL && !OSSL_PROVIDER_set_default_search_path(libctx[b], dir)) ||
-	    (provider[b] = OSSL_PROVIDER_load(libctx[b], name)) == NULL) {
-		fprintf(stderr, "bench: cannot load the %s provider%s\n", name,
+	    OSSL_PROVIDER_load(libctx[b], "default") == NULL ||
+	    (b == ZINC && ((zinc_provider = OSSL_PROVIDER_load(libctx[b], "zinc")) == NULL ||
+			   !EVP_set_default_properties(libctx[b], "?provider=zinc")))) {
+		fprintf(stderr, "bench: cannot load the %s provider%s\n", backend_name[b],
 			dir != NULL ? " (is ZINC_MODULE_DIR right?)" : "");
 		ERR_print_errors_fp(stderr);
 		exit(1);
@@ -410,15 +482,15 @@ int main(int argc, char **argv)
 	size_t i, s;
 	int c, ok = 1;
 
-	load(ZINC, "zinc", getenv("ZINC_MODULE_DIR"));
-	load(DEFAULT, "default", NULL);
+	load(ZINC, getenv("ZINC_MODULE_DIR"));
+	load(DEFAULT, NULL);
 	for (i = 0; i < sizeof(in); i++)
 		in[i] = (unsigned char)(i * 31 + 7);
 	for (i = 0; i < KEY_LEN; i++)
 		key[i] = (unsigned char)(0xa0 + i);
 	memset(aad, 0x17, sizeof(aad));
 
-	if (OSSL_PROVIDER_get_params(provider[ZINC], params))
+	if (OSSL_PROVIDER_get_params(zinc_provider, params))
 		printf("zinc: %s\n", buildinfo);
 	printf("OpenSSL: %s\n", OpenSSL_version(OPENSSL_VERSION));
 #ifdef HAVE_LIBSODIUM
@@ -438,14 +510,17 @@ int main(int argc, char **argv)
 		if (ncols < 2)	/* a table compares at least two columns */
 			continue;
 		print_header(op, ncols);
-		for (s = 0; s < nsizes; s++)
-			ok &= run_row(op, ncols, sizes[s], runs, seconds);
+		if (op->rows != NULL)
+			for (s = 0; op->rows[s] != NULL; s++)
+				ok &= run_row(op, ncols, s, runs, seconds);
+		else
+			for (s = 0; s < nsizes; s++)
+				ok &= run_row(op, ncols, sizes[s], runs, seconds);
 	}
 	if (!ok)
 		printf("\nn/a: the provider does not have that algorithm (yet), or it failed\n");
-	for (c = ZINC; c <= DEFAULT; c++) {
-		OSSL_PROVIDER_unload(provider[c]);
+	OSSL_PROVIDER_unload(zinc_provider);
+	for (c = ZINC; c <= DEFAULT; c++)
 		OSSL_LIB_CTX_free(libctx[c]);
-	}
 	return ok ? 0 : 1;
 }
