@@ -122,21 +122,34 @@ bool chacha20poly1305_encrypt_update(struct chacha20poly1305_ctx *ctx, uint8_t *
 	return true;
 }
 
+/* In-place decryption up to this length copies the ciphertext to fuse the key block. */
+#define DECRYPT_COPY_MAX 512
+
 bool chacha20poly1305_decrypt_update(struct chacha20poly1305_ctx *ctx, uint8_t *dst,
 				     const uint8_t *src, size_t len)
 {
 	const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
-	uint8_t block0[CHACHA20_BLOCK_SIZE];
+	const bool disjoint = d + len <= s || s + len <= d;
+	uint8_t block0[CHACHA20_BLOCK_SIZE], ciphertext[DECRYPT_COPY_MAX];
 
 	if (!data_fits(ctx, len))
 		return false;
 	if (len == 0)
 		return true;
-	if (!ctx->poly_keyed && (d + len <= s || s + len <= d)) {
-		/* src survives the pass: key block and data together, then the MAC. */
+	if (!ctx->poly_keyed && (disjoint || len <= sizeof(ciphertext))) {
+		/*
+		 * Key block and data in one pass, then the MAC over the
+		 * ciphertext: src if the pass leaves it, else a copy.
+		 */
+		const uint8_t *mac_in = src;
+
+		if (!disjoint) {
+			memcpy(ciphertext, src, len);
+			mac_in = ciphertext;
+		}
 		chacha20_crypt_first(&ctx->chacha, block0, dst, src, len);
 		poly_start(ctx, block0, true);
-		poly1305_update(&ctx->poly, src, len);
+		poly1305_update(&ctx->poly, mac_in, len);
 	} else {
 		/* Authenticate the ciphertext before dst (maybe src) is overwritten. */
 		data_begin(ctx);
