@@ -8,12 +8,18 @@
 #   void zinc_x25519_ladder_mul(...);                 the same without BMI2/ADX
 #       out = X25519(scalar, u): clamps the scalar, ignores bit 255 of u,
 #       writes the canonical (fully reduced) u-coordinate.
-#   void zinc_x25519_base_mulx(uint8_t out[32], const int8_t digits[64]);
+#   void zinc_x25519_base_mulx(uint8_t out[32], const int8_t digits[52]);
 #   void zinc_x25519_base_mul(...);
-#       out = X25519(k, 9) for k = sum digits[i] 16^i, -8 <= digits[i] <= 8
+#       out = X25519(k, 9) for k = sum digits[i] 32^i, -16 <= digits[i] <= 16
 #       (the glue recodes the clamped scalar): k B on the twisted Edwards
 #       curve -x^2 + y^2 = 1 + d x^2 y^2 birationally equivalent to
-#       Curve25519, then u = (1 + y) / (1 - y).
+#       Curve25519, then u = (1 + y) / (1 - y).  The MULX one also uses
+#       AVX2 (table selection).
+#   void zinc_x25519_divide(uint8_t out[32], const uint8_t num[32],
+#                           const uint8_t den[32]);
+#       out = num / den mod p (0 if den = 0 mod p), below 2^256, not
+#       fully reduced; plain x86_64.  The four functions above end with
+#       it; exposed for the test.
 #
 # Field: p = 2^255 - 19, four 64-bit limbs, every value kept below 2^256
 # (not necessarily below p) and fully reduced only for output.  A product
@@ -30,37 +36,55 @@
 # Ladder: RFC 7748 section 5; 255 steps (bit 255 of the clamped scalar is
 # 0, bit 254 is 1; bit 0 is 0, so the last swap is the identity).  The
 # conditional swap is CMOV on the scalar bit (no branch, no index from it),
-# fused with the four additions and subtractions that read the swapped
-# values.  The step's field operations are ordered so that independent
-# work sits between a result and its use (several per cent faster here
-# than the RFC's order).  1/z2 = z2^(p-2) by a fixed chain of 254
-# squarings and 11 multiplications.
+# applied to the results of the four additions and subtractions that read
+# the swapped values (A with C, B with D: the step overwrites x2, z2, x3
+# and z3 anyway).  The step's field operations are ordered so that
+# independent work sits between a result and its use (several per cent
+# faster here than the RFC's order).  Then x2 / z2 by zinc_x25519_divide.
+# The step (about 235 cycles) is bound by throughput, not latency: five
+# multiplications and four squarings at their independent rates (24, 18)
+# plus the additions and the swap add up to it, so interleaving them
+# further gains nothing here.
+#
+# Division: Bernstein and Yang's constant-time gcd ("safegcd", 2019) with
+# half-delta divsteps and a fixed 600 of them, in 10 batches of 60 on the
+# low 64 bits of f and g, the transition matrix packed two entries to a
+# register (see the comment at zinc_x25519_divide).  About 3800 cycles
+# against some 8000 for z^(p-2) by 254 dependent squarings (about 30
+# cycles of latency each here).
 #
 # Fixed base: this script computes the table itself (Math::BigInt) at build
-# time: T[i][j-1] = j 256^i B for i < 32, 1 <= j <= 8, as (y+x, y-x, 2dxy),
-# 24 KB.  k B = 16 (sum_i e[2i+1] T[i]) + sum_i e[2i] T[i]: 64 mixed
-# additions in extended coordinates (Hisil et al. 2008, a = -1: 7
-# multiplications each) and 4 doublings.  A lookup reads all 8 entries of
-# its row, selecting with CMOV on |e| (the load happens whatever the
-# condition); a negative digit swaps y+x and y-x, and F and G of the
-# addition (which negates 2dxy), with CMOV too.
+# time: T[i][j-1] = j 1024^i B for i < 26, 1 <= j <= 16, as (y+x, y-x,
+# 2dxy), 39 KB.  k B = 32 (sum_i e[2i+1] T[i]) + sum_i e[2i] T[i]: 52
+# mixed additions in extended coordinates (Hisil et al. 2008, a = -1: 7
+# multiplications each) and 5 doublings, then u = (Z + Y) / (Z - Y).  A
+# lookup reads all 16 entries of its row, selecting on |e| with AVX2
+# blends under a compare mask (MULX path) or CMOV (MUL path: the load
+# happens whatever the condition); a negative digit swaps y+x and y-x,
+# and F and G of the addition (which negates 2dxy), with blends or CMOV.
+# Radix 32 beats radix 16 (64 additions, 8-entry rows, 24 KB) by 6% on
+# the MUL path and 8% on the MULX path here (at radix 16, AVX2 selection
+# alone gained about 2%); with 16 MB written between calls (caches cold)
+# either takes about 0.7 us more.
 #
 # Cycles per operation on the AMD EPYC (Zen 5, 2 vCPUs, shared) this was
 # written on: ns per call through the primitive API (median of 7 runs,
 # each the best of 7 batches) times 3.57 GHz, the rate at which a chain of
-# dependent 1-cycle adds runs here (no cycle counters; /proc/cpuinfo says
-# a nominal 2.1 GHz).  ZINC_CPU picks the path.
+# dependent 1-cycle adds runs here (3.57 to 3.73 GHz on different runs;
+# no cycle counters; /proc/cpuinfo says a nominal 2.1 GHz).  ZINC_CPU
+# picks the path; "before" is this file with the z^(p-2) inversion and the
+# radix-16 table.
 #
-#   path (ZINC_CPU)                 X25519(k, u)   public key X25519(k, 9)
-#   portable C, radix 2^51 (none)       145000          146000 (the ladder)
-#   MUL (ssse3)                          84000           28000
-#   MULX/ADX (ssse3,avx,avx2,bmi2,adx)   68000           23500
+#   path (ZINC_CPU)                 X25519(k, u)      public key X25519(k, 9)
+#                                   before   now      before   now
+#   portable C, radix 2^51 (none)   145000  143000    146000  143000 (ladder)
+#   MUL (ssse3)                      84000   77500     28000   21200
+#   MULX/ADX (ssse3,avx,avx2,bmi2,adx) 68000 63400     23500   17500
+#   zinc_x25519_divide (any)                 3800
 # MULX field operations, cycles of latency / per operation when four are
-# independent: multiplication 34 / 24, squaring 30 / 18; the reduction
-# and the fold take 18 of the squaring's 30.  So the inversion is about
-# 8000 of the 68000 (254 dependent squarings).  OpenSSL 3.0's default
-# provider takes about 94000 for X25519(k, u) and, through EVP, about as
-# much for a key pair.
+# independent: multiplication 34 / 24, squaring 30 / 18.  OpenSSL 3.0's
+# default provider takes about 94000 for X25519(k, u) and, through EVP,
+# about as much for a key pair.
 use strict;
 use warnings;
 use Math::BigInt;
@@ -466,51 +490,17 @@ sub fe_set {
 	code("\tmovq\t\$" . ($_ ? 0 : $v) . ", " . limb($d, $_) . "\n") for 0 .. 3;
 }
 
-# d = a squared n times; a loop on rsi past the first.
-sub fe_sq_n {
-	my ($d, $a, $n) = @_;
-	fe_sq($d, $a);
-	return if $n == 1;
-	my $top = L();
-	code("\tmovl\t\$" . ($n - 1) . ", %esi\n$top:\n");
-	fe_sq($d, $d);
-	code("\tdecl\t%esi\n\tjnz\t$top\n");
-}
-
-# d = z^(p - 2) = 1/z (0 for 0): the chain of the portable C, on slots
-# i0..i5 (d may be one of those, z may not).
-sub fe_invert {
-	my ($d, $z) = @_;
-	my ($z2, $z9, $z11, $a, $b, $c) = map { "i$_" } 0 .. 5;
-	fe_sq($z2, $z);
-	fe_sq_n($a, $z2, 2);
-	fe_mul($z9, $a, $z);
-	fe_mul($z11, $z9, $z2);
-	fe_sq($a, $z11);
-	fe_mul($a, $a, $z9);		# 2^5 - 1
-	fe_sq_n($b, $a, 5);
-	fe_mul($a, $b, $a);		# 2^10 - 1
-	fe_sq_n($b, $a, 10);
-	fe_mul($b, $b, $a);		# 2^20 - 1
-	fe_sq_n($c, $b, 20);
-	fe_mul($b, $c, $b);		# 2^40 - 1
-	fe_sq_n($b, $b, 10);
-	fe_mul($a, $b, $a);		# 2^50 - 1
-	fe_sq_n($b, $a, 50);
-	fe_mul($b, $b, $a);		# 2^100 - 1
-	fe_sq_n($c, $b, 100);
-	fe_mul($b, $c, $b);		# 2^200 - 1
-	fe_sq_n($b, $b, 50);
-	fe_mul($b, $b, $a);		# 2^250 - 1
-	fe_sq_n($b, $b, 5);		# 2^255 - 2^5
-	fe_mul($d, $b, $z11);		# 2^255 - 21
-}
-
 # r0..r3 (any value below 2^256) -> the representative in [0, p), stored
 # at the pointer in rdi: fold bit 255 (the value is then below 2p), then
 # subtract p, i.e. add 19 and drop bit 255, exactly when the value plus 19
 # reaches 2^255 (a carry chain through t0; MOV leaves the flags alone).
 sub freeze_store {
+	freeze();
+	code("\tmovq\t$r[$_], " . 8 * $_ . "(%rdi)\n") for 0 .. 3;
+}
+
+# r0..r3 (below 2^256) -> the representative in [0, p), in place.
+sub freeze {
 	code(<<___);
 	movq	$r[3], $t0
 	shrq	\$63, $t0
@@ -535,10 +525,6 @@ sub freeze_store {
 	adcq	\$0, $r[2]
 	adcq	\$0, $r[3]
 	btrq	\$63, $r[3]
-	movq	$r[0], 0(%rdi)
-	movq	$r[1], 8(%rdi)
-	movq	$r[2], 16(%rdi)
-	movq	$r[3], 24(%rdi)
 ___
 }
 
@@ -574,11 +560,288 @@ sub epilogue {
 ___
 }
 
+# --- division: safegcd (Bernstein and Yang 2019) ---------------------------------
+#
+# zinc_x25519_divide(out, num, den): out = num / den mod p (0 for den = 0),
+# below 2^256, num and den below 2^256.  Plain x86_64 (no MULX): both paths
+# call it once, for the ladder's x2 / z2 and the public key's (Z + Y) / (Z - Y).
+#
+# Half-delta divsteps ("hddivsteps", delta starting at 1/2), from f = p and
+# g = den mod p: if delta > 0 and g is odd, (delta, f, g) <- (1 - delta, g,
+# (g - f) / 2), else (1 + delta, f, (g + (g mod 2) f) / 2).  590 of them
+# take any g in [0, p) to g = 0, f = +-1 (the bound Wuille computed for
+# inputs below 2^256; random inputs need about 530 at most); this runs 10
+# batches of 60 = 600, a fixed count (past the end g stays 0 and f stays
+# put).  A batch runs on the low 64 bits of f and g alone, in registers,
+# in two halves of 30 steps whose transition matrices (u v; q r), scaled
+# by 2^30, are packed two entries to a register, then multiplied into the
+# batch's (|u| + |v|, |q| + |r| <= 2^60).  That matrix then updates the
+# whole f, g (signed, 4 limbs) and d, e, with d den = 2^(60 k) num C f,
+# e den = 2^(60 k) num C g mod p after k batches (C = 2^-600; d = 0,
+# e = num C at the start): d and e stay unsigned residues below 2^256 (no
+# division by 2^60 mod p: C takes it out once, in a multiplication that
+# overlaps the divsteps).  At the end f = +-1, so num / den = +-d.  Every
+# step is the same CMOV sequence whatever the data, unrolled.
+
+my $HALF = 30;
+my $DIVSTEPS = 2 * $HALF;
+my $BATCHES = 10;
+my $divide_const;	# C as .quad operands, emitted with the table
+
+sub divstep {
+	my ($f, $g, $u, $q, $h, $hn, $t, $gd, $qd, $gs, $qs) = @_;
+	# h = -2 delta: delta > 0 is h < 0.  Differences and sums of the
+	# old values first (SUB clobbers the flags; LEA does not); CMOVZ on g
+	# even keeps g (q) instead of the sum; then t's sign = delta > 0 and
+	# g odd: CMOVS takes the differences and swaps (f, u) <- (g, q).  The
+	# new g and q are in the sums' registers (4 cycles of latency from g
+	# to g; the caller renames).
+	code(<<___);
+	movq	$g, $t
+	shlq	\$63, $t
+	movq	$g, $gd
+	subq	$f, $gd
+	movq	$q, $qd
+	subq	$u, $qd
+	movq	$h, $hn
+	negq	$hn
+	leaq	($g,$f), $gs
+	leaq	($q,$u), $qs
+	testq	\$1, $g
+	cmovzq	$g, $gs
+	cmovzq	$q, $qs
+	andq	$h, $t
+	cmovsq	$gd, $gs
+	cmovsq	$qd, $qs
+	cmovsq	$g, $f
+	cmovsq	$q, $u
+	cmovsq	$hn, $h
+	sarq	\$1, $gs
+	addq	$u, $u
+	subq	\$2, $h
+___
+}
+
+# Half a batch: $HALF divsteps on f, g (low words) with the rows packed,
+# u = (u, v) as u + 2^32 v and q = (q, r) as q + 2^32 r: every operation
+# on them is linear (add, subtract, double, select), and after $HALF <= 30
+# steps |u| + |v| <= 2^30 leaves each half its sign.  Returns the renamed
+# registers.
+sub divsteps_half {
+	my ($f, $g, $u, $q, $h, $hn, @tmp) = @_;
+	code("\tmovl\t\$1, @{[r32($u)]}\n\tmovl\t\$1, @{[r32($q)]}\n\tshlq\t\$32, $q\n");
+	for (1 .. $HALF) {
+		divstep($f, $g, $u, $q, $h, $hn, @tmp);
+		($g, $q, $tmp[3], $tmp[4]) = ($tmp[3], $tmp[4], $g, $q);
+	}
+	return ($g, $q, @tmp);
+}
+
+# Unpacks x = a + 2^32 b (|a| < 2^31) into a and b.
+sub unpack_row {
+	my ($x, $a, $b) = @_;
+	code("\tmovslq\t@{[r32($x)]}, $a\n\tmovq\t$x, $b\n\tsubq\t$a, $b\n\tsarq\t\$32, $b\n");
+}
+
+# @$a (5 limbs, two's complement) = or += m x (slot s), m the signed
+# multiplier at $m (|m| <= 2^60), the slot signed (f, g: limb 3 signed) or
+# unsigned (d, e).  |m| times the slot, then negated if m < 0.
+sub smul_acc {
+	my ($a, $s, $m, $add, $signed) = @_;
+	my @p = $add ? ('%r13', '%r14', '%r15', '%rbx', '%rcx') : @$a;
+	my ($am, $sm) = ('%rsi', '%rdi');
+	code(<<___);
+	movq	$m, $am
+	movq	$am, $sm
+	sarq	\$63, $sm
+	xorq	$sm, $am
+	subq	$sm, $am
+	movq	@{[limb($s, 0)]}, %rax
+	mulq	$am
+	movq	%rax, $p[0]
+	movq	%rdx, $p[1]
+___
+	for my $i (1 .. 3) {
+		my $mul = ($signed && $i == 3) ? 'imulq' : 'mulq';
+		code(<<___);
+	movq	@{[limb($s, $i)]}, %rax
+	$mul	$am
+	addq	%rax, $p[$i]
+	adcq	\$0, %rdx
+	movq	%rdx, $p[$i + 1]
+___
+	}
+	code("\txorq\t$sm, $p[$_]\n") for 0 .. 4;
+	code("\tsubq\t$sm, $p[0]\n");
+	code("\tsbbq\t$sm, $p[$_]\n") for 1 .. 4;
+	if ($add) {
+		code("\taddq\t$p[0], $a->[0]\n");
+		code("\tadcq\t$p[$_], $a->[$_]\n") for 1 .. 4;
+	}
+}
+
+# @$a (5 limbs, signed, |value| < 2^318) -> a0..a3 below 2^256, the same
+# mod p: a4 2^256 = 38 a4, added sign-extended; the carry out (plus the
+# sign) o in {-1, 0, 1} is o 2^256 = 38 o, which cannot carry again (o = 1
+# leaves a small value, o = -1 a value near 2^256).
+sub reduce_signed {
+	my ($a) = @_;
+	code(<<___);
+	movq	$a->[4], %rax
+	movq	\$38, %rdx
+	imulq	%rdx
+	movq	%rdx, %rsi
+	sarq	\$63, %rsi
+	addq	%rax, $a->[0]
+	adcq	%rdx, $a->[1]
+	adcq	%rsi, $a->[2]
+	adcq	%rsi, $a->[3]
+	adcq	\$0, %rsi
+	imulq	\$38, %rsi, %rax
+	sarq	\$63, %rsi
+	addq	%rax, $a->[0]
+	adcq	%rsi, $a->[1]
+	adcq	%rsi, $a->[2]
+	adcq	%rsi, $a->[3]
+___
+}
+
+sub divide {
+	my ($name) = @_;
+	$mulx = 0;
+	my $size = frame(qw(f g d e nf ng c mat vars));
+	my %var = (out => 0, count => 8, h => 16);
+	my $v = sub { return ($slot{vars} + $var{$_[0]}) . "(%rsp)"; };
+	my @m = map { limb('mat', $_) } 0 .. 3;		# u, v, q, r
+	my $top = L();
+
+	my $P = Math::BigInt->new(2)->bpow(255)->bsub(19);
+	my $C = Math::BigInt->new(2)->bpow($DIVSTEPS * $BATCHES)->bmodinv($P);
+	$divide_const = quads($C);
+
+	function_begin($name);
+	prologue($size);
+	# g = den mod p; f = p; c = C; e = num C; d = 0.
+	code("\tmovq\t%rdi, " . $v->('out') . "\n");
+	code("\tmovq\t" . 8 * $_ . "(%rdx), $r[$_]\n") for 0 .. 3;
+	freeze();
+	store('g');
+	code(<<___);
+	movq	\$-19, @{[limb('f', 0)]}
+	movq	\$-1, @{[limb('f', 1)]}
+	movq	\$-1, @{[limb('f', 2)]}
+	movabsq	\$0x7fffffffffffffff, %rax
+	movq	%rax, @{[limb('f', 3)]}
+___
+	for my $i (0 .. 3) {
+		code("\tmovq\tx25519_divide_c+" . 8 * $i . "(%rip), %rax\n");
+		code("\tmovq\t%rax, " . limb('c', $i) . "\n");
+		code("\tmovq\t" . 8 * $i . "(%rsi), %rax\n\tmovq\t%rax, " . limb('d', $i) . "\n");
+	}
+	fe_mul('e', 'd', 'c');
+	fe_set('d', 0);
+	code(<<___);
+	movq	\$-1, @{[$v->('h')]}
+	movl	\$$BATCHES, @{[$v->('count')]}
+$top:
+___
+	my ($f, $g, $u, $q, $h, $hn) = map { "%r$_" } 8 .. 13;
+	my @tmp = ('%rax', '%rbx', '%rcx', '%rdx', '%rsi');
+	my @m1 = ('%r14', '%r15', '%rdi', '%rbp');
+	code(<<___);
+	movq	@{[limb('f', 0)]}, $f
+	movq	@{[limb('g', 0)]}, $g
+	movq	@{[$v->('h')]}, $h
+___
+	($g, $q, @tmp) = divsteps_half($f, $g, $u, $q, $h, $hn, @tmp);
+	unpack_row($u, @m1[0, 1]);
+	unpack_row($q, @m1[2, 3]);
+	($g, $q, @tmp) = divsteps_half($f, $g, $u, $q, $h, $hn, @tmp);
+	code("\tmovq\t$h, " . $v->('h') . "\n");
+	# The batch's matrix: the second half's times the first's.
+	my @m2 = ('%rax', '%rbx', '%rcx', '%rdx');
+	unpack_row($u, @m2[0, 1]);
+	unpack_row($q, @m2[2, 3]);
+	for my $e ([0, 0, 2], [1, 1, 3], [2, 0, 2], [3, 1, 3]) {
+		my ($k, $c0, $c1) = @$e;
+		my $row = $k < 2 ? 0 : 2;
+		code(<<___);
+	movq	$m2[$row], %r8
+	imulq	$m1[$c0], %r8
+	movq	$m2[$row + 1], %r9
+	imulq	$m1[$c1], %r9
+	addq	%r9, %r8
+	movq	%r8, $m[$k]
+___
+	}
+	# (f, g) <- (u f + v g, q f + r g) / 2^$DIVSTEPS; (d, e) <- (u d + v e, q d + r e).
+	my @a = map { "%r$_" } 8 .. 12;
+	for my $row ([0, 'nf'], [2, 'ng']) {
+		my ($k, $dst) = @$row;
+		smul_acc(\@a, 'f', $m[$k], 0, 1);
+		smul_acc(\@a, 'g', $m[$k + 1], 1, 1);
+		code("\tshrdq\t\$$DIVSTEPS, $a[$_ + 1], $a[$_]\n") for 0 .. 3;
+		code("\tmovq\t$a[$_], " . limb($dst, $_) . "\n") for 0 .. 3;
+	}
+	for my $i (0 .. 3) {
+		code("\tmovq\t" . limb('nf', $i) . ", %rax\n\tmovq\t%rax, " . limb('f', $i) . "\n");
+		code("\tmovq\t" . limb('ng', $i) . ", %rax\n\tmovq\t%rax, " . limb('g', $i) . "\n");
+	}
+	for my $row ([0, 'nf'], [2, 'e']) {
+		my ($k, $dst) = @$row;
+		smul_acc(\@a, 'd', $m[$k], 0, 0);
+		smul_acc(\@a, 'e', $m[$k + 1], 1, 0);
+		reduce_signed(\@a);
+		code("\tmovq\t$a[$_], " . limb($dst, $_) . "\n") for 0 .. 3;
+	}
+	code("\tmovq\t" . limb('nf', $_) . ", %rax\n\tmovq\t%rax, " . limb('d', $_) . "\n") for 0 .. 3;
+	code("\tdecl\t" . $v->('count') . "\n\tjnz\t$top\n");
+	# out = d or -d as f = 1 or -1: d below 2^255 + 19 (bit 255 folded),
+	# so 2p - d is not negative.
+	code("\tmovq\t" . limb('d', $_) . ", $r[$_]\n") for 0 .. 3;
+	code(<<___);
+	movq	$r[3], %rax
+	shrq	\$63, %rax
+	btrq	\$63, $r[3]
+	imulq	\$19, %rax, %rax
+	addq	%rax, $r[0]
+	adcq	\$0, $r[1]
+	adcq	\$0, $r[2]
+	adcq	\$0, $r[3]
+	movq	\$-38, $r[4]
+	movq	\$-1, $r[5]
+	movq	\$-1, $r[6]
+	movq	\$-1, $r[7]
+	subq	$r[0], $r[4]
+	sbbq	$r[1], $r[5]
+	sbbq	$r[2], $r[6]
+	sbbq	$r[3], $r[7]
+	movq	@{[$v->('out')]}, %rdi
+	movq	@{[limb('f', 3)]}, %rax
+	testq	%rax, %rax
+___
+	code("\tcmovsq\t$r[$_ + 4], $r[$_]\n") for 0 .. 3;
+	code("\tmovq\t$r[$_], " . 8 * $_ . "(%rdi)\n") for 0 .. 3;
+	epilogue($size);
+	function_end($name);
+}
+
+# d = num / den (slots), by a call.
+sub divide_call {
+	my ($d, $num, $den) = @_;
+	code(<<___);
+	leaq	$slot{$d}(%rsp), %rdi
+	leaq	$slot{$num}(%rsp), %rsi
+	leaq	$slot{$den}(%rsp), %rdx
+	call	@{[$flavour eq 'macosx' ? '_' : '']}zinc_x25519_divide
+___
+}
+
 # --- the ladder ----------------------------------------------------------------
 
 sub ladder {
 	my ($name) = @_;
-	my $size = frame(qw(x1 x2 z2 x3 z3 a aa b bb e c d k i0 i1 i2 i3 i4 i5 out)) - 24;
+	my $size = frame(qw(x1 x2 z2 x3 z3 a aa b bb e c d k q out)) - 8;
 
 	function_begin($name);
 	prologue($size);
@@ -619,41 +882,25 @@ $top:
 	andl	\$1, %eax
 	xorq	%rax, %rdi
 ___
-	# Swap (x2, z2) and (x3, z3) if rdi: z in their slots, x into
-	# r8..r11 and r12..r15; then rdi = the bit.
-	code("\ttestq\t%rdi, %rdi\n");
-	for my $i (0 .. 3) {
-		code(<<___);
-	movq	@{[limb('z2', $i)]}, %rbx
-	movq	@{[limb('z3', $i)]}, %rcx
-	movq	%rbx, %rdx
-	cmovnzq	%rcx, %rbx
-	cmovnzq	%rdx, %rcx
-	movq	%rbx, @{[limb('z2', $i)]}
-	movq	%rcx, @{[limb('z3', $i)]}
-___
+	# A = x2 + z2, B = x2 - z2, C = x3 + z3, D = x3 - z3 after the swap
+	# of (x2, z2) and (x3, z3) if rdi: the same as swapping A with C and
+	# B with D computed before it (the step overwrites all four of x2, z2,
+	# x3, z3), which moves half as much.  The bit waits in a spare quadword
+	# of "out" (the additions use rax); then rdi = the bit.
+	code("\tmovq\t%rax, " . limb('out', 1) . "\n");
+	for my $op ([qw(add a c)], [qw(sub b d)]) {
+		my ($add, $lo, $hi) = @$op;
+		code("\tmovq\t" . limb('x2', $_) . ", $r[$_]\n") for 0 .. 3;
+		addsub($add, [@r[0 .. 3]], 'z2', 1);
+		code("\tmovq\t" . limb('x3', $_) . ", $r[$_ + 4]\n") for 0 .. 3;
+		addsub($add, [@r[4 .. 7]], 'z3', 1);
+		code("\ttestq\t%rdi, %rdi\n");
+		code("\tmovq\t$r[$_], %rbx\n\tcmovnzq\t$r[$_ + 4], $r[$_]\n\tcmovnzq\t%rbx, $r[$_ + 4]\n")
+		    for 0 .. 3;
+		code("\tmovq\t$r[$_], " . limb($lo, $_) . "\n\tmovq\t$r[$_ + 4], " . limb($hi, $_) . "\n")
+		    for 0 .. 3;
 	}
-	for my $i (0 .. 3) {
-		code(<<___);
-	movq	@{[limb('x2', $i)]}, $r[$i]
-	movq	@{[limb('x3', $i)]}, $r[$i + 4]
-	movq	$r[$i], %rdx
-	cmovnzq	$r[$i + 4], $r[$i]
-	cmovnzq	%rdx, $r[$i + 4]
-___
-	}
-	code("\tmovq\t%rax, %rdi\n");
-	# A = x2 + z2, B = x2 - z2, C = x3 + z3, D = x3 - z3
-	my @y = ('%rbx', '%rcx', '%rdx', '%rbp');
-	for my $h (0, 4) {
-		my ($z, $sum, $diff) = $h ? ('z3', 'c', 'd') : ('z2', 'a', 'b');
-		my @x = @r[$h .. $h + 3];
-		code("\tmovq\t$x[$_], $y[$_]\n") for 0 .. 3;
-		addsub('add', \@y, $z, 1);
-		code("\tmovq\t$y[$_], " . limb($sum, $_) . "\n") for 0 .. 3;
-		addsub('sub', \@x, $z, 1);
-		code("\tmovq\t$x[$_], " . limb($diff, $_) . "\n") for 0 .. 3;
-	}
+	code("\tmovq\t" . limb('out', 1) . ", %rdi\n");
 	# In an order that puts independent work between a result and its use.
 	fe_sq('aa', 'a');		# AA
 	fe_mul('d', 'd', 'a');		# DA
@@ -670,8 +917,8 @@ ___
 	fe_mul('z3', 'x1', 'b');	# z3 = x1 (DA - CB)^2
 	code("\tdecl\t%esi\n\tjns\t$top\n");
 
-	fe_invert('i5', 'z2');
-	fe_mul('i5', 'x2', 'i5');
+	divide_call('q', 'x2', 'z2');
+	code("\tmovq\t" . limb('q', $_) . ", $r[$_]\n") for 0 .. 3;
 	code("\tmovq\t" . limb('out', 0) . ", %rdi\n");
 	freeze_store();
 	epilogue($size);
@@ -681,15 +928,76 @@ ___
 # --- the fixed-base multiplication ------------------------------------------------
 
 # The table, as rows of 8 entries of 3 x 4 quadwords.
+# Signed radix 2^W digits in [-2^(W-1), 2^(W-1)], DIGITS of them (the
+# glue recodes); row i of the table holds j 2^(2 W i) B, 1 <= j <= 2^(W-1).
+my $W = 5;
+my $DIGITS = 52;
+my $ROWS = $DIGITS / 2;
+my $ENTRIES = 1 << ($W - 1);
 my $ENTRY = 96;
-my $ROW = 8 * $ENTRY;
+my $ROW = $ENTRIES * $ENTRY;
+
+# Selection: rcx = |e|; the identity (1, 1, 0) unless |e| matches an
+# entry.  Every entry of the row at rdi is read whatever |e| is.  A
+# negative digit: -(x, y) = (-x, y) swaps y+x and y-x (here) and negates
+# 2dxy, which swaps F and G in the addition.
+sub lookup_cmov {
+	my ($sign) = @_;
+	my @acc = (@r, '%rax', '%rbx', '%rbp', '%rdx');
+	code("\txorl\t" . r32($_) . ", " . r32($_) . "\n") for @acc;
+	code("\tmovl\t\$1, $r[0]d\n\tmovl\t\$1, $r[4]d\n");
+	for my $j (1 .. $ENTRIES) {
+		code("\tcmpq\t\$$j, %rcx\n");
+		code("\tcmoveq\t" . (($j - 1) * $ENTRY + 8 * $_) . "(%rdi), $acc[$_]\n") for 0 .. 11;
+	}
+	code("\tcmpq\t\$0, $sign\n");
+	code("\tmovq\t$r[$_], %rcx\n\tcmovnzq\t$r[$_ + 4], $r[$_]\n\tcmovnzq\t%rcx, $r[$_ + 4]\n")
+	    for 0 .. 3;
+	for my $k (0 .. 11) {
+		code("\tmovq\t$acc[$k], " . limb((qw(ypx ymx t2d))[$k >> 2], $k & 3) . "\n");
+	}
+}
+
+# The same with AVX2 (the MULX path's CPUs have it; the glue checks):
+# each entry is three 32-byte loads blended in under a VPCMPEQQ mask of
+# |e| = j (a quarter of the loads of the CMOV selection).
+sub lookup_avx2 {
+	my ($sign) = @_;
+	code(<<___);
+	movl	\$1, %eax
+	vmovq	%rax, %xmm0
+	vpbroadcastq	%xmm0, %ymm5
+	vmovdqa	%ymm0, %ymm1
+	vpxor	%xmm2, %xmm2, %xmm2
+	vmovq	%rcx, %xmm3
+	vpbroadcastq	%xmm3, %ymm3
+	vmovdqa	%ymm5, %ymm4
+___
+	for my $j (1 .. $ENTRIES) {
+		my $o = ($j - 1) * $ENTRY;
+		code(<<___);
+	vpcmpeqq	%ymm3, %ymm4, %ymm6
+	vpblendvb	%ymm6, $o(%rdi), %ymm0, %ymm0
+	vpblendvb	%ymm6, @{[$o + 32]}(%rdi), %ymm1, %ymm1
+	vpblendvb	%ymm6, @{[$o + 64]}(%rdi), %ymm2, %ymm2
+	vpaddq	%ymm5, %ymm4, %ymm4
+___
+	}
+	code(<<___);
+	vpbroadcastq	$sign, %ymm7
+	vpblendvb	%ymm7, %ymm1, %ymm0, %ymm8
+	vpblendvb	%ymm7, %ymm0, %ymm1, %ymm1
+	vmovdqu	%ymm8, $slot{ypx}(%rsp)
+	vmovdqu	%ymm1, $slot{ymx}(%rsp)
+	vmovdqu	%ymm2, $slot{t2d}(%rsp)
+___
+}
 
 sub base {
 	my ($name) = @_;
 	# Slots: the point (X, Y, Z, T), the entry chosen (ypx, ymx, t2d),
-	# 0, temporaries, inversion's i0..i5, then 8-byte variables in "vars".
-	my $size = frame(qw(X Y Z T ypx ymx t2d zero A B C D E F G H
-			    i0 i1 i2 i3 i4 i5 vars vars2));
+	# 0, temporaries, then 8-byte variables in "vars" (and "vars2").
+	my $size = frame(qw(X Y Z T ypx ymx t2d zero A B C D E F G H vars vars2));
 	my %var = (out => 0, digits => 8, dptr => 16, pass => 24, sign => 32);
 	my $v = sub { return ($slot{vars} + $var{$_[0]}) . "(%rsp)"; };
 	my ($outer, $inner, $dbl, $done) = (L(), L(), L(), L());
@@ -702,8 +1010,8 @@ sub base {
 	fe_set('Z', 1);
 	fe_set('T', 0);
 	fe_set('zero', 0);
-	# Pass 1: the odd digits; then 4 doublings; pass 0: the even digits.
-	# rdi walks the table, rsi counts its 32 rows.
+	# Pass 1: the odd digits; then W doublings; pass 0: the even digits.
+	# rdi walks the table, rsi counts its rows.
 	code(<<___);
 	movq	\$1, @{[$v->('pass')]}
 $outer:
@@ -711,7 +1019,7 @@ $outer:
 	addq	@{[$v->('pass')]}, %rax
 	movq	%rax, @{[$v->('dptr')]}
 	leaq	x25519_base_table(%rip), %rdi
-	movl	\$32, %esi
+	movl	\$$ROWS, %esi
 $inner:
 	movq	@{[$v->('dptr')]}, %rax
 	movsbq	(%rax), %rcx
@@ -723,21 +1031,10 @@ $inner:
 	subq	%rax, %rcx
 	movq	%rax, @{[$v->('sign')]}
 ___
-	# Selection: rcx = |e|; the identity (1, 1, 0) unless |e| matches an entry.
-	my @acc = (@r, '%rax', '%rbx', '%rbp', '%rdx');
-	code("\txorl\t" . r32($_) . ", " . r32($_) . "\n") for @acc;
-	code("\tmovl\t\$1, $r[0]d\n\tmovl\t\$1, $r[4]d\n");
-	for my $j (1 .. 8) {
-		code("\tcmpq\t\$$j, %rcx\n");
-		code("\tcmoveq\t" . (($j - 1) * $ENTRY + 8 * $_) . "(%rdi), $acc[$_]\n") for 0 .. 11;
-	}
-	# A negative digit: -(x, y) = (-x, y) swaps y+x and y-x (here) and
-	# negates 2dxy, which swaps F and G below.
-	code("\tcmpq\t\$0, " . $v->('sign') . "\n");
-	code("\tmovq\t$r[$_], %rcx\n\tcmovnzq\t$r[$_ + 4], $r[$_]\n\tcmovnzq\t%rcx, $r[$_ + 4]\n")
-	    for 0 .. 3;
-	for my $k (0 .. 11) {
-		code("\tmovq\t$acc[$k], " . limb((qw(ypx ymx t2d))[$k >> 2], $k & 3) . "\n");
+	if ($mulx) {
+		lookup_avx2($v->('sign'));
+	} else {
+		lookup_cmov($v->('sign'));
 	}
 	code("\taddq\t\$$ROW, %rdi\n");
 	# (X, Y, Z, T) += (ypx, ymx, t2d); every operand is a product or the
@@ -769,10 +1066,10 @@ ___
 	cmpq	\$0, @{[$v->('pass')]}
 	je	$done
 	movq	\$0, @{[$v->('pass')]}
-	movl	\$4, %edi
+	movl	\$$W, %edi
 $dbl:
 ___
-	# (X, Y, Z, T) = 2 (X, Y, Z): rdi counts (the inner fe_sq loops use rsi).
+	# (X, Y, Z, T) = 2 (X, Y, Z): rdi counts.
 	fe_sq('A', 'X');
 	fe_sq('B', 'Y');
 	fe_sq('C', 'Z');
@@ -797,14 +1094,16 @@ ___
 	# u = (Z + Y) / (Z - Y)
 	fe_add('A', 'Z', 'Y');
 	fe_sub('B', 'Z', 'Y');
-	fe_invert('i5', 'B');
-	fe_mul('i5', 'A', 'i5');
+	divide_call('C', 'A', 'B');
+	code("\tmovq\t" . limb('C', $_) . ", $r[$_]\n") for 0 .. 3;
 	code("\tmovq\t" . $v->('out') . ", %rdi\n");
 	freeze_store();
+	code("\tvzeroall\n") if $mulx;	# the entries chosen, and clean upper state
 	epilogue($size);
 	function_end($name);
 }
 
+divide('zinc_x25519_divide');
 for my $path (['mulx', 1], ['mul', 0]) {
 	$mulx = $path->[1];
 	ladder("zinc_x25519_ladder_$path->[0]");
@@ -861,18 +1160,19 @@ sub quads {
 }
 
 code($flavour eq 'macosx' ? ".section\t__TEXT,__const\n" : ".section\t.rodata\n");
+code(".p2align\t5\nx25519_divide_c:\n\t.quad\t$divide_const\n");
 code(".p2align\t6\nx25519_base_table:\n");
 my ($px, $py) = ($bx, $by);
-for my $i (0 .. 31) {
+for my $i (0 .. $ROWS - 1) {
 	my ($qx, $qy) = ($px, $py);
-	for my $j (1 .. 8) {
+	for my $j (1 .. $ENTRIES) {
 		code("\t.quad\t" . quads(fa($qy, $qx)) . "\n");
 		code("\t.quad\t" . quads(fs($qy, $qx)) . "\n");
 		code("\t.quad\t" . quads(fm($d2, fm($qx, $qy))) . "\n");
-		($qx, $qy) = padd($qx, $qy, $px, $py) if $j < 8;
+		($qx, $qy) = padd($qx, $qy, $px, $py) if $j < $ENTRIES;
 	}
-	# The next row's P: 256 P = 2^5 (8 P).
-	($qx, $qy) = padd($qx, $qy, $qx, $qy) for 1 .. 5;
+	# The next row's P: 2^(2 W) P = 2^(W + 1) (2^(W - 1) P).
+	($qx, $qy) = padd($qx, $qy, $qx, $qy) for 1 .. $W + 1;
 	($px, $py) = ($qx, $qy);
 }
 

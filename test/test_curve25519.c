@@ -597,6 +597,146 @@ static void test_vs_portable(size_t count)
 	      differ + ret_differ);
 }
 
+/*
+ * Scalars whose 5-bit groups (the x86_64 fixed-base code's signed radix-32
+ * digits) all sit at the recoding's edges: 15, 16 (borrows 32 from the
+ * next group), 17, 31, 0 and 1, in runs and alternating, with a random
+ * part; the public key against the portable C's X25519(k, 9).
+ */
+static void test_base_radix32(void)
+{
+	static const uint8_t groups[][3] = {
+		{ 16, 16, 16 }, { 15, 15, 15 }, { 17, 17, 17 }, { 31, 31, 31 }, { 0, 0, 0 },
+		{ 1, 1, 1 }, { 16, 15, 16 }, { 31, 0, 31 }, { 16, 16, 15 }, { 15, 17, 16 },
+	};
+	size_t g, n = 0, differ = 0;
+	int i, half, bit;
+
+	for (g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
+		for (half = 0; half < 3; half++, n++) {
+			uint8_t secret[KEY] = { 0 }, pub[KEY], want[KEY];
+
+			for (i = 0; i < 8 * KEY; i++) {
+				bit = (groups[g][(i / 5) % 3] >> (i % 5)) & 1;
+				secret[i >> 3] |= (uint8_t)(bit << (i & 7));
+			}
+			if (half == 1)		/* random low half */
+				zt_rand(secret, KEY / 2);
+			else if (half == 2)	/* random high half */
+				zt_rand(secret + KEY / 2, KEY / 2);
+			curve25519_generate_public(pub, secret);
+			fe32_curve25519_generate_public(want, secret);
+			differ += memcmp(pub, want, KEY) != 0;
+		}
+	}
+	zt_ok(differ == 0, "library: %zu public keys of radix-32 edge scalars as the portable C's "
+	      "(%zu differ)", n, differ);
+}
+
+#if defined(ZINC_ASM_X86_64)
+/*
+ * The assembly's division (the ladder's final x2 / z2 and the public key's
+ * (Z + Y) / (Z - Y)): num / den mod p by a fixed number of divsteps, for
+ * any num and den below 2^256, against num den^(p - 2) by the portable C.
+ */
+void zinc_x25519_divide(uint8_t out[KEY], const uint8_t num[KEY], const uint8_t den[KEY]);
+
+/* The representative of a 256-bit value in [0, p). */
+static void mod_p(uint8_t out[KEY], const uint8_t in[KEY])
+{
+	uint8_t v[KEY], t[KEY];
+	unsigned int c;
+	int i;
+
+	memcpy(v, in, KEY);
+	c = (v[KEY - 1] >> 7) * 19;		/* 2^255 = 19 */
+	v[KEY - 1] &= 0x7f;
+	for (i = 0; i < KEY; i++) {
+		c += v[i];
+		v[i] = (uint8_t)c;
+		c >>= 8;
+	}
+	/* v < 2^255 + 19: v >= p exactly when v + 19 reaches 2^255. */
+	c = 19;
+	for (i = 0; i < KEY; i++) {
+		c += v[i];
+		t[i] = (uint8_t)c;
+		c >>= 8;
+	}
+	if (t[KEY - 1] & 0x80) {
+		t[KEY - 1] &= 0x7f;
+		memcpy(v, t, KEY);
+	}
+	memcpy(out, v, KEY);
+}
+
+static int divide_ok(const uint8_t num[KEY], const uint8_t den[KEY])
+{
+	uint8_t n[KEY], d[KEY], want[KEY], got[KEY];
+	fe fn, fd, fi;
+
+	mod_p(n, num);
+	mod_p(d, den);
+	fe_frombytes(fn, n);
+	fe_frombytes(fd, d);
+	fe_invert(fi, fd);
+	fe_mul(fn, fn, fi);
+	fe_tobytes(want, fn);
+	zinc_x25519_divide(got, num, den);
+	mod_p(got, got);
+	return memcmp(got, want, KEY) == 0;
+}
+
+static void test_divide(size_t count)
+{
+	uint8_t edge[16][KEY], num[KEY], den[KEY], one[KEY] = { 1 }, z[KEY] = { 0 };
+	size_t ne = 0, i, j, fails = 0, n = 0;
+	int k;
+
+	memset(edge, 0, sizeof(edge));
+	ne++;					/* 0 */
+	edge[ne++][0] = 1;
+	edge[ne++][0] = 2;
+	edge[ne++][0] = 19;
+	for (k = -1; k <= 1; k++)		/* p - 1, p, p + 1 */
+		u_near_p(edge[ne++], k);
+	u_near_p(edge[ne++], 18);		/* 2^255 - 1 */
+	edge[ne][KEY - 1] = 0x80;		/* 2^255 */
+	ne++;
+	memset(edge[ne], 0xff, KEY);		/* 2p = 2^256 - 38 */
+	edge[ne++][0] = 0xda;
+	memset(edge[ne], 0xff, KEY);		/* 2p + 1 */
+	edge[ne++][0] = 0xdb;
+	memset(edge[ne++], 0xff, KEY);		/* 2^256 - 1 */
+	memset(edge[ne], 0x55, KEY);
+	ne++;
+	memset(edge[ne], 0xaa, KEY);
+	ne++;
+	for (i = 0; i < ne; i++) {
+		for (j = 0; j < ne; j++, n++)
+			fails += !divide_ok(edge[j], edge[i]);
+		zt_rand(num, KEY);
+		fails += !divide_ok(num, edge[i]);
+		n++;
+	}
+	zt_ok(fails == 0, "divide: %zu num / den of edge values (0, 1, p - 1, p, 2p, 2^256 - 1) "
+	      "as the portable C's inversion (%zu differ)", n, fails);
+	zinc_x25519_divide(num, one, z);
+	zt_mem_eq(num, KEY, z, KEY, "divide: 1 / 0 = 0, as z^(p - 2)");
+	for (i = 0, fails = 0; i < count; i++) {
+		zt_rand(num, KEY);
+		zt_rand(den, KEY);
+		if (i % 3 == 1)		/* small denominators: long runs of even g */
+			memset(den + 1 + i % 31, 0, KEY - 1 - i % 31);
+		if (i % 5 == 2)
+			memcpy(num, one, KEY);
+		fails += !divide_ok(num, den);
+	}
+	zt_ok(fails == 0, "divide: %zu random num / den as the portable C's (%zu differ)", count,
+	      fails);
+}
+#endif
+
 int main(void)
 {
 	zinc_init();
@@ -614,5 +754,9 @@ int main(void)
 	test_generate_public(1000);
 	test_base_vs_ladder(2000);
 	test_vs_portable(2000);
+	test_base_radix32();
+#if defined(ZINC_ASM_X86_64)
+	test_divide(20000);
+#endif
 	return zt_done();
 }

@@ -4,21 +4,26 @@
  *
  * The whole ladder and the fixed-base multiplication run in assembly,
  * radix 2^64, with MULX/ADCX/ADOX where BMI2 and ADX are there and with
- * MUL otherwise: see perlasm/curve25519-x86_64.pl.
+ * MUL otherwise; the MULX fixed-base code also selects table entries with
+ * AVX2: see perlasm/curve25519-x86_64.pl.
  */
+
+/* Signed radix-32 digits of the clamped scalar (the table's layout). */
+#define X25519_DIGITS 52
 
 void zinc_x25519_ladder_mulx(uint8_t out[32], const uint8_t scalar[32], const uint8_t u[32]);
 void zinc_x25519_ladder_mul(uint8_t out[32], const uint8_t scalar[32], const uint8_t u[32]);
-void zinc_x25519_base_mulx(uint8_t out[32], const int8_t digits[64]);
-void zinc_x25519_base_mul(uint8_t out[32], const int8_t digits[64]);
+void zinc_x25519_base_mulx(uint8_t out[32], const int8_t digits[X25519_DIGITS]);
+void zinc_x25519_base_mul(uint8_t out[32], const int8_t digits[X25519_DIGITS]);
 
 static void (*x25519_ladder)(uint8_t out[32], const uint8_t scalar[32], const uint8_t u[32]);
-static void (*x25519_base)(uint8_t out[32], const int8_t digits[64]);
+static void (*x25519_base)(uint8_t out[32], const int8_t digits[X25519_DIGITS]);
 static const char *x25519_name;
 
 static void curve25519_arch_choose(void)
 {
 	const unsigned int bmi2_adx = ZINC_CPU_X86_BMI2 | ZINC_CPU_X86_ADX;
+	const unsigned int avx2 = ZINC_CPU_X86_AVX2;
 
 	x25519_ladder = NULL;
 	x25519_base = NULL;
@@ -26,10 +31,14 @@ static void curve25519_arch_choose(void)
 	/* The MUL path needs nothing beyond x86_64, but ZINC_CPU=none promises the portable C. */
 	if (zinc_cpu_features == 0)
 		return;
-	if ((zinc_cpu_features & bmi2_adx) == bmi2_adx) {
+	if ((zinc_cpu_features & (bmi2_adx | avx2)) == (bmi2_adx | avx2)) {
 		x25519_ladder = zinc_x25519_ladder_mulx;
 		x25519_base = zinc_x25519_base_mulx;
-		x25519_name = "x86_64 radix 2^64 (MULX/ADX), fixed-base table";
+		x25519_name = "x86_64 radix 2^64 (MULX/ADX), fixed-base table (AVX2)";
+	} else if ((zinc_cpu_features & bmi2_adx) == bmi2_adx) {
+		x25519_ladder = zinc_x25519_ladder_mulx;
+		x25519_base = zinc_x25519_base_mul;
+		x25519_name = "x86_64 radix 2^64 (MULX/ADX), fixed-base table (MUL)";
 	} else {
 		x25519_ladder = zinc_x25519_ladder_mul;
 		x25519_base = zinc_x25519_base_mul;
@@ -48,27 +57,30 @@ static bool curve25519_arch(uint8_t out[CURVE25519_KEY_SIZE],
 }
 
 /*
- * The clamped scalar as 64 signed digits in [-8, 8], k = sum e[i] 16^i:
- * each nibble above 7 borrows 16 from the next one.  The top nibble of a
- * clamped scalar is at most 7, so the last digit stays within 8.
+ * The clamped scalar as 52 signed digits in [-16, 16], k = sum e[i] 32^i:
+ * each 5-bit group (plus the borrow it owes) above 15 borrows 32 from the
+ * next one; 51 groups cover bits 0..254 and the last digit is the final
+ * borrow.  Which bytes are read depends on i only.
  */
 static bool curve25519_base_arch(uint8_t pub[CURVE25519_KEY_SIZE],
 				 const uint8_t secret[CURVE25519_KEY_SIZE])
 {
-	uint8_t k[CURVE25519_KEY_SIZE];
-	int8_t e[64];
-	int i, carry = 0, v;
+	uint8_t k[CURVE25519_KEY_SIZE + 1];
+	int8_t e[X25519_DIGITS];
+	int i, b, carry = 0, v;
 
 	if (x25519_base == NULL)
 		return false;
-	memcpy(k, secret, sizeof(k));
+	memcpy(k, secret, CURVE25519_KEY_SIZE);
+	k[CURVE25519_KEY_SIZE] = 0;
 	curve25519_clamp_secret(k);
-	for (i = 0; i < 63; i++) {
-		v = ((k[i >> 1] >> ((i & 1) * 4)) & 15) + carry;
-		carry = (v + 8) >> 4;
-		e[i] = (int8_t)(v - (carry << 4));
+	for (i = 0; i < X25519_DIGITS - 1; i++) {
+		b = 5 * i;
+		v = (((k[b >> 3] | k[(b >> 3) + 1] << 8) >> (b & 7)) & 31) + carry;
+		carry = (v + 16) >> 5;
+		e[i] = (int8_t)(v - (carry << 5));
 	}
-	e[63] = (int8_t)((k[31] >> 4) + carry);
+	e[X25519_DIGITS - 1] = (int8_t)carry;
 	x25519_base(pub, e);
 	zinc_memzero(k, sizeof(k));
 	zinc_memzero(e, sizeof(e));
