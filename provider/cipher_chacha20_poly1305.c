@@ -117,6 +117,8 @@ static int aead_init(struct aead_glue *g, const unsigned char *key, size_t keyle
 	}
 	g->enc = enc;
 	if (key != NULL) {
+		/* The old key's stream is abandoned: its state goes now, not at free. */
+		OPENSSL_cleanse(&g->aead, sizeof(g->aead));
 		memcpy(g->key, key, CHACHA20POLY1305_KEY_SIZE);
 		g->key_set = true;
 	}

@@ -236,9 +236,14 @@ static int pem_decode(void *vctx, OSSL_CORE_BIO *cin, int selection, OSSL_CALLBA
 		ZINC_RAISE(ctx->provctx, ZINC_R_OUT_OF_MEMORY);
 		return 0;
 	}
-	/* No PEM here is not an error: someone else may read it. */
+	/*
+	 * No PEM here is not an error: someone else may read it.  PEM_read_bio
+	 * with PEM_FLAG_SECURE: libcrypto then wipes its own buffers, which
+	 * hold the key's base64.
+	 */
 	ERR_set_mark();
-	if (PEM_read_bio(in, &name, &header, &data, &len) > 0 && header[0] == '\0') {
+	if (PEM_read_bio_ex(in, &name, &header, &data, &len,
+			    PEM_FLAG_EAY_COMPATIBLE | PEM_FLAG_SECURE) > 0 && header[0] == '\0') {
 		if (strcmp(name, PEM_STRING_PUBLIC) == 0)
 			structure = "SubjectPublicKeyInfo";
 		else if (strcmp(name, PEM_STRING_PKCS8INF) == 0)
@@ -254,9 +259,9 @@ static int pem_decode(void *vctx, OSSL_CORE_BIO *cin, int selection, OSSL_CALLBA
 		params[2] = OSSL_PARAM_construct_end();
 		ok = data_cb(params, data_cbarg);
 	}
-	OPENSSL_free(name);
-	OPENSSL_free(header);
-	OPENSSL_clear_free(data, data == NULL ? 0 : (size_t)len);
+	OPENSSL_secure_free(name);
+	OPENSSL_secure_free(header);
+	OPENSSL_secure_clear_free(data, data == NULL ? 0 : (size_t)len);
 	return ok;
 }
 

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# `openssl speed -multi 2 -evp chacha20-poly1305` with zinc loaded and
+# preferred: both forked children run zinc (their ZINC_REPORT lines say so),
+# and the parent prints each child's result and the total.
+#
+# Environment (from Makefile.am): ZINC_MODULE_DIR, OPENSSL.
+set -u
+openssl=${OPENSSL:-}
+[ -n "$openssl" ] || openssl=$(command -v openssl || true)
+if [ -z "$openssl" ]; then
+	echo "1..0 # SKIP no openssl command"
+	exit 0
+fi
+moddir=${ZINC_MODULE_DIR:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+# A sanitizer build's zinc.so needs its runtime, which the system's openssl
+# lacks: preload it (as test_cli.sh does), leak checks off.
+run_env=(env)
+san_lib=$(ldd "$moddir/zinc.so" 2>/dev/null | awk '/lib(asan|tsan)/ { print $3; exit }')
+if [ -n "$san_lib" ] && ! ldd "$openssl" | grep -q -E 'lib(asan|tsan)'; then
+	run_env=(env "LD_PRELOAD=$san_lib" "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0")
+	echo "# sanitizer build: openssl runs with LD_PRELOAD=$san_lib"
+fi
+
+# Providers before algorithms; only those named here, whatever openssl.cnf says.
+"${run_env[@]}" OPENSSL_CONF=/dev/null ZINC_REPORT="$tmp/report" timeout 60 \
+	"$openssl" speed -multi 2 -seconds 1 -bytes 1024 \
+	-provider-path "$moddir" -provider default -provider zinc -propquery '?provider=zinc' \
+	-evp chacha20-poly1305 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ok $rc "openssl speed -multi 2 -evp chacha20-poly1305 with zinc exits with 0 ($rc)"
+[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/err"
+
+for child in 0 1; do
+	grep -q -E "^Got: \+F:[0-9]+:ChaCha20-Poly1305:[0-9.]*[1-9][0-9.]* from $child\$" "$tmp/out"
+	ok $? "child $child reports a non-zero ChaCha20-Poly1305 rate"
+done
+grep -q -E '^ChaCha20-Poly1305 +[0-9.]*[1-9][0-9.]*k$' "$tmp/out"
+ok $? "the parent prints the total: $(grep '^ChaCha20-Poly1305' "$tmp/out")"
+
+# Each child is a process of its own: one report line each, two pids.
+pids=$(sed -n 's/^zinc\[\([0-9]*\) [^]]*\]: ChaCha20-Poly1305 encrypt: chacha20 .*/\1/p' \
+	"$tmp/report" 2>/dev/null | sort -u | wc -l)
+ok $((pids != 2)) "ZINC_REPORT: zinc's ChaCha20-Poly1305 ran in both children ($pids processes)"
+[ "$pids" -eq 2 ] || sed 's/^/# /' "$tmp/report" "$tmp/out" 2>/dev/null
+
+echo "1..$n"
+[ $failed -eq 0 ]
