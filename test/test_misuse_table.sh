@@ -1,0 +1,135 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Walks docs/misuse.md against the tests (TAP).  The misuse programs run
+# here; every row of the document's tables must match an "ok" line of its
+# program: a row with a reason needs a line that gives exactly that reason
+# (and, when the line shows it, the same return value; a line saying zinc
+# is stricter than default needs the row to say so too), a row without one
+# ("—") needs a line with exactly its text.  Conversely, every line of those
+# programs that gives a zinc reason ('fails with "REASON"', 'zinc says',
+# 'zinc raised', "the error is zinc's") must be a row of the document.
+#
+# A table belongs to the program named by the comment above it:
+#   <!-- misuse-table: PROGRAM prefix="TEXT" -->
+# and a row's first cell, after that prefix, is the TAP line's text before
+# its reason (a cell starting with "… " takes no prefix).  Columns: misuse |
+# returns | reason | against default.
+#
+# Environment (from Makefile.am): ZINC_BUILDDIR, ZINC_SRCDIR and what the
+# programs need.
+set -u
+
+builddir=${ZINC_BUILDDIR:?}
+doc=${ZINC_SRCDIR:?}/docs/misuse.md
+programs=(test_cipher_misuse test_mac_misuse test_x25519_evp test_x25519_encoding
+	  test_primitives test_provider)
+
+if [ ! -r "$doc" ]; then
+	printf '1..1\nnot ok 1 - %s not found\n' "$doc"
+	exit 1
+fi
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+for p in "${programs[@]}"; do
+	"$builddir/test/$p" >"$tmp/$p" 2>&1
+done
+
+perl -w - "$doc" "$tmp" "${programs[@]}" <<'EOF'
+use strict;
+
+my ($doc, $dir, @programs) = @ARGV;
+my $marker = qr/(?:fails with|zinc says|zinc raised|the error is zinc's) "([^"]*)"/;
+my (%lines, %refusals);	# program -> text -> 1; program -> key -> [reason, ret, strict]
+my ($n, $failed) = (0, 0);
+
+sub tap {
+	my ($ok, $what, @diag) = @_;
+	$n++;
+	$failed++ unless $ok;
+	print(($ok ? "ok" : "not ok"), " $n - $what\n");
+	print "# $_\n" for $ok ? () : @diag;
+}
+
+# The programs' "ok" lines: a refusal's key is the text before its reason,
+# or the line before it when nothing precedes the reason.
+for my $p (@programs) {
+	my $prev = '';
+	open(my $fh, '<', "$dir/$p") or die "$dir/$p: $!";
+	while (<$fh>) {
+		chomp;
+		next unless /^ok \d+ - (.*)$/;
+		my $text = $1;
+		$lines{$p}{$text} = 1;
+		if ($text =~ /^(.*?)$marker(.*)$/) {
+			my ($key, $reason, $rest) = ($1, $2, $3);
+			$key =~ s/^\s+|[\s:]+$//g;
+			my $strict = $key =~ s/ \(zinc is stricter than default\)$//;
+			$key = $prev if $key eq '';
+			my $ret = $rest =~ /\(returned (-?\d+)/ ? $1 : undef;
+			$refusals{$p}{$key} = [$reason, $ret, $strict];
+		}
+		$prev = $text;
+	}
+	close($fh);
+}
+
+# The document's rows.
+my ($prog, $prefix, %rowed, $rows);
+open(my $dh, '<', $doc) or die "$doc: $!";
+while (<$dh>) {
+	chomp;
+	if (/<!-- misuse-table: (\S+) prefix="([^"]*)" -->/) {
+		($prog, $prefix) = ($1, $2);
+		die "$doc line $.: $prog is not walked here\n" unless grep { $_ eq $prog } @programs;
+		next;
+	}
+	if (!/^\|/) {
+		undef $prog if /^#/;
+		next;
+	}
+	next unless defined $prog;
+	my @cell = map { s/^\s+|\s+$//gr } split(/\|/, substr($_, 1), -1);
+	next if $cell[0] eq 'Misuse' || $cell[0] =~ /^-+$/;
+	my ($what, $returns, $reason, $default) = @cell;
+	my $key = $what =~ s/^… // ? $what : $prefix . $what;
+	$rows++;
+	if ($rowed{$prog}{$key}++) {
+		tap(0, "$prog: \"$key\" is in the table twice");
+		next;
+	}
+	if ($reason eq '—') {
+		tap($lines{$prog}{$key} && !$refusals{$prog}{$key},
+		    "$prog: \"$key\" (no reason)",
+		    $lines{$prog}{$key} ? "the test gives a reason: put it in the table"
+					: "no such line in the output of $prog");
+		next;
+	}
+	$reason =~ s/^`(.*)`$/$1/;
+	my $r = $refusals{$prog}{$key};
+	my @why;
+	if (!$r) {
+		push @why, "no line of $prog refuses this";
+	} else {
+		push @why, "$prog says \"$r->[0]\", the table \"$reason\"" if $r->[0] ne $reason;
+		push @why, "$prog returned $r->[1], the table says \"$returns\""
+			if defined $r->[1] && $returns !~ /^\Q$r->[1]\E\b/;
+		push @why, "$prog says zinc is stricter than default, the table does not"
+			if $r->[2] && $default !~ /stricter than default/;
+	}
+	tap(!@why, "$prog: \"$key\" fails with \"$reason\"", @why);
+}
+close($dh);
+tap($rows, "$doc has rows");
+
+# Every refusal of the programs is a row.
+for my $p (@programs) {
+	my @missing = grep { !$rowed{$p}{$_} } sort keys %{$refusals{$p} // {}};
+	tap(!@missing, "$p: each of its " . scalar(keys %{$refusals{$p} // {}}) .
+	    " refusals with a reason is in the table",
+	    map { "missing: \"$_\" fails with \"$refusals{$p}{$_}[0]\"" } @missing);
+}
+print "1..$n\n";
+exit($failed != 0);
+EOF
+exit $?
