@@ -11,6 +11,8 @@
 #   void chacha20_avx512_bytes(uint8_t *dst, const uint8_t *src, size_t len,
 #                              const uint32_t state[16], uint8_t *first,
 #                              uint8_t tail[64]);
+#   void chacha20_xor_partial_avx512(uint8_t *dst, const uint8_t *src,
+#                                    const uint8_t ks[64], size_t len);
 #   void hchacha20_x64(uint8_t out[32], const uint8_t nonce[16],
 #                      const uint8_t key[32]);
 #
@@ -904,9 +906,34 @@ sub chacha20_avx512_bytes {
 	function_end($name);
 }
 
+# void chacha20_xor_partial_avx512(uint8_t *dst, const uint8_t *src,
+#                                  const uint8_t ks[64], size_t len);
+# dst = src ^ ks for len < 64 bytes, through a byte mask (AVX-512BW): for a
+# lone partial block whose keystream the scalar code made (faster than a
+# vector pass here), without a byte loop and without touching past len.
+sub chacha20_xor_partial_avx512 {
+	my $name = 'chacha20_xor_partial_avx512';
+	my ($d, $s, $ks, $len) = ('%rdi', '%rsi', '%rdx', '%rcx');
+	function_begin($name);
+	code(<<___);
+	movl	\$1, %eax
+	shlq	%cl, %rax
+	decq	%rax
+	kmovq	%rax, %k1
+	vmovdqu8	($s), %zmm0{%k1}{z}
+	vpxord	($ks), %zmm0, %zmm0
+	vmovdqu8	%zmm0, ($d){%k1}
+	vpxord	%xmm0, %xmm0, %xmm0
+	vzeroupper
+	ret
+___
+	function_end($name);
+}
+
 $isa = 'avx512';
 chacha20_avx512();
 chacha20_avx512_bytes();
+chacha20_xor_partial_avx512();
 $isa = 'avx2';
 chacha20_16regs('chacha20_avx2', 'y', 4);
 $isa = 'sse';
