@@ -400,19 +400,19 @@ sub s_of_r {
 ___
 }
 
-# Sum of the eight lanes of a limb into a general register (zmm14 is free
-# by then, and VEX-encodable for vextracti128).
-sub hsum {
-	my ($z, $gpr) = @_;
-	(my $y = $z) =~ s/zmm/ymm/;
-	(my $x = $z) =~ s/zmm/xmm/;
+# Sum of the qword lanes of a zmm or ymm register (a limb) into a general
+# register, halving through ymm and xmm; $t names a free register below 16
+# (vextracti128 is VEX-encoded).
+sub lane_sum {
+	my ($v, $gpr, $t) = @_;
+	(my $y = $v) =~ s/zmm/ymm/;
+	(my $x = $v) =~ s/[yz]mm/xmm/;
+	code("\tvextracti64x4\t\$1, $v, %ymm$t\n\tvpaddq\t%ymm$t, $y, $y\n") if $v =~ /zmm/;
 	code(<<___);
-	vextracti64x4	\$1, $z, %ymm14
-	vpaddq	%ymm14, $y, $y
-	vextracti128	\$1, $y, %xmm14
-	vpaddq	%xmm14, $x, $x
-	vpshufd	\$0x4e, $x, %xmm14
-	vpaddq	%xmm14, $x, $x
+	vextracti128	\$1, $y, %xmm$t
+	vpaddq	%xmm$t, $x, $x
+	vpshufd	\$0x4e, $x, %xmm$t
+	vpaddq	%xmm$t, $x, $x
 	vmovq	$x, $gpr
 ___
 }
@@ -502,9 +502,9 @@ code(<<___);
 ___
 s_of_r();
 interleave([mul_ops(\@B, \@R, \@S, \@TB)], []);
-hsum($B[0], $g0);
-hsum($B[1], $g1);
-hsum($B[2], $g2);
+lane_sum($B[0], $g0, 14);
+lane_sum($B[1], $g1, 14);
+lane_sum($B[2], $g2, 14);
 code(<<___);
 @{[zmm_hi_wipe()]}	vzeroupper
 
@@ -637,6 +637,79 @@ function_end('zinc_poly1305_powers_ifma');
 }
 }
 
+# --- radix 2^26, shared by the AVX2 and AVX-512F code --------------------------
+# h and r in general-purpose registers, five limbs of 26 bits.
+my @g = ('%r8', '%r9', '%r10', '%r11', '%rax');
+
+# h, radix 2^64 in st[0..2], to radix 2^26 in xmm0..4 (lane 0 of set A).
+sub h_to_radix26 {
+	code(<<___);
+	# h, radix 2^64 -> 2^26, into lane 0 of A
+	movq	0($st), %r8
+	movq	8($st), %r9
+	movq	16($st), %r10
+	movq	%r8, %rax
+	andl	\$0x3ffffff, %eax
+	vmovq	%rax, %xmm0
+	movq	%r8, %rax
+	shrq	\$26, %rax
+	andl	\$0x3ffffff, %eax
+	vmovq	%rax, %xmm1
+	movq	%r9, %rax
+	shldq	\$12, %r8, %rax		# (h1 << 12) | (h0 >> 52)
+	andl	\$0x3ffffff, %eax
+	vmovq	%rax, %xmm2
+	movq	%r9, %rax
+	shrq	\$14, %rax
+	andl	\$0x3ffffff, %eax
+	vmovq	%rax, %xmm3
+	shrdq	\$40, %r10, %r9		# (h1 >> 40) | (h2 << 24)
+	vmovq	%r9, %xmm4
+___
+}
+
+# Carries of limbs @_ of @g into the next (mask 2^26 - 1 in %rdx); no
+# newline after the last line, which may take a comment.
+sub carry26 {
+	return join("\n", map("\tmovq\t$g[$_], %rcx\n\tshrq\t\$26, %rcx\n" .
+				 "\tandq\t%rdx, $g[$_]\n\taddq\t%rcx, $g[$_ + 1]", @_));
+}
+
+# The lanes' sums in @g, each below 2^$bound, carried and stored back into
+# st[0..2] in radix 2^64.
+sub h_from_radix26 {
+	my ($bound) = @_;
+	code(<<___);
+
+	# carry the sums (< 2^$bound) and go back to radix 2^64
+	movl	\$0x3ffffff, %edx
+@{[carry26(0, 1, 2, 3)]}
+	movq	$g[4], %rcx
+	shrq	\$26, %rcx
+	andq	%rdx, $g[4]
+	leaq	(%rcx,%rcx,4), %rcx
+	addq	%rcx, $g[0]
+@{[carry26(0)]}		# g1 <= 2^26
+
+	shlq	\$26, $g[1]
+	addq	$g[1], $g[0]		# g0 + g1 2^26 < 2^53
+	movq	$g[2], %rcx
+	shrq	\$12, %rcx
+	shlq	\$52, $g[2]
+	shlq	\$14, $g[3]
+	addq	%rcx, $g[3]		# h1 so far, < 2^41
+	movq	$g[4], %rdx
+	shrq	\$24, %rdx
+	shlq	\$40, $g[4]
+	addq	$g[2], $g[0]
+	adcq	$g[4], $g[3]
+	adcq	\$0, %rdx
+	movq	$g[0], 0($st)
+	movq	$g[3], 8($st)
+	movq	%rdx, 16($st)
+___
+}
+
 # --- AVX2, radix 2^26 ------------------------------------------------------------
 #
 #   void zinc_poly1305_blocks_avx2(uint64_t st[48], const uint8_t *in,
@@ -751,21 +824,6 @@ sub frame_rs {
 	}
 }
 
-# Sum of the four lanes of a limb into a general register.
-sub hsum26 {
-	my ($y, $gpr) = @_;
-	(my $x = $y) =~ s/ymm/xmm/;
-	code(<<___);
-	vextracti128	\$1, $y, %xmm15
-	vpaddq	%xmm15, $x, $x
-	vpshufd	\$0x4e, $x, %xmm15
-	vpaddq	%xmm15, $x, $x
-	vmovq	$x, $gpr
-___
-}
-
-my @g = ('%r8', '%r9', '%r10', '%r11', '%rax');
-
 function_begin('zinc_poly1305_blocks_avx2');
 code(<<___);
 	shrq	\$7, $len
@@ -785,29 +843,7 @@ code(<<___);
 	vmovdqa	$T, $PAD
 ___
 frame_rs('vpbroadcastq', map(224 + 8 * $_, 0..4));	# r^8
-code(<<___);
-	# h, radix 2^64 -> 2^26, into lane 0 of A
-	movq	0($st), %r8
-	movq	8($st), %r9
-	movq	16($st), %r10
-	movq	%r8, %rax
-	andl	\$0x3ffffff, %eax
-	vmovq	%rax, %xmm0
-	movq	%r8, %rax
-	shrq	\$26, %rax
-	andl	\$0x3ffffff, %eax
-	vmovq	%rax, %xmm1
-	movq	%r9, %rax
-	shldq	\$12, %r8, %rax		# (h1 << 12) | (h0 >> 52)
-	andl	\$0x3ffffff, %eax
-	vmovq	%rax, %xmm2
-	movq	%r9, %rax
-	shrq	\$14, %rax
-	andl	\$0x3ffffff, %eax
-	vmovq	%rax, %xmm3
-	shrdq	\$40, %r10, %r9		# (h1 >> 40) | (h2 << 24)
-	vmovq	%r9, %xmm4
-___
+h_to_radix26();
 code(join('', map("\tvpxor\t$_, $_, $_\n", @HB)));
 load26(\@HA, 0);
 load26(\@HB, 64);
@@ -833,61 +869,16 @@ mul26(\@HA, \@frame_r, \@frame_s);
 code(join('', map("\tvpaddq\t$HA[$_], $HB[$_], $HB[$_]\n", 0..4)));
 frame_rs('vmovdqu', map(64 + 32 * $_, 0..4));		# each lane's power
 mul26(\@HB, \@frame_r, \@frame_s);
-for my $i (0..4) { hsum26($HB[$i], $g[$i]); }
+for my $i (0..4) { lane_sum($HB[$i], $g[$i], 15); }
 code("\tvpxor\t%ymm0, %ymm0, %ymm0\t\t# wipe the frame\n");
 for my $j (0..$frame / 32 - 1) { code("\tvmovdqa\t%ymm0, " . 32 * $j . "(%rsp)\n"); }
 code(<<___);
 	vzeroupper
 	movq	%rbp, %rsp
 	popq	%rbp
-
-	# carry the sums (< 2^29) and go back to radix 2^64
-	movl	\$0x3ffffff, %edx
-	movq	$g[0], %rcx
-	shrq	\$26, %rcx
-	andq	%rdx, $g[0]
-	addq	%rcx, $g[1]
-	movq	$g[1], %rcx
-	shrq	\$26, %rcx
-	andq	%rdx, $g[1]
-	addq	%rcx, $g[2]
-	movq	$g[2], %rcx
-	shrq	\$26, %rcx
-	andq	%rdx, $g[2]
-	addq	%rcx, $g[3]
-	movq	$g[3], %rcx
-	shrq	\$26, %rcx
-	andq	%rdx, $g[3]
-	addq	%rcx, $g[4]
-	movq	$g[4], %rcx
-	shrq	\$26, %rcx
-	andq	%rdx, $g[4]
-	leaq	(%rcx,%rcx,4), %rcx
-	addq	%rcx, $g[0]
-	movq	$g[0], %rcx
-	shrq	\$26, %rcx
-	andq	%rdx, $g[0]
-	addq	%rcx, $g[1]		# g1 <= 2^26
-
-	shlq	\$26, $g[1]
-	addq	$g[1], $g[0]		# g0 + g1 2^26 < 2^53
-	movq	$g[2], %rcx
-	shrq	\$12, %rcx
-	shlq	\$52, $g[2]
-	shlq	\$14, $g[3]
-	addq	%rcx, $g[3]		# h1 so far, < 2^41
-	movq	$g[4], %rdx
-	shrq	\$24, %rdx
-	shlq	\$40, $g[4]
-	addq	$g[2], $g[0]
-	adcq	$g[4], $g[3]
-	adcq	\$0, %rdx
-	movq	$g[0], 0($st)
-	movq	$g[3], 8($st)
-	movq	%rdx, 16($st)
-9:
-	ret
 ___
+h_from_radix26(29);
+code("9:\n\tret\n");
 function_end('zinc_poly1305_blocks_avx2');
 
 #   void zinc_poly1305_powers_avx2(uint64_t st[48]);
@@ -898,7 +889,6 @@ function_end('zinc_poly1305_blocks_avx2');
 # Multiplying by 1 (limbs 1, 0, 0, 0, 0) keeps a lane's power.  The
 # multipliers live in the frame, as in the code above.
 {
-my @g = ('%r8', '%r9', '%r10', '%r11', '%rax');
 
 # the frame's multiplier (r, 5 r) = the registers @$x
 sub frame_store {
@@ -1066,23 +1056,6 @@ sub s_of_r26 {
 	code(join('', map("\tvpsllq\t\$2, $R[$_], $S[$_]\n\tvpaddq\t$R[$_], $S[$_], $S[$_]\n", 1..4)));
 }
 
-sub hsum26z {
-	my ($z, $gpr) = @_;
-	(my $y = $z) =~ s/zmm/ymm/;
-	(my $x = $z) =~ s/zmm/xmm/;
-	code(<<___);
-	vextracti64x4	\$1, $z, %ymm10
-	vpaddq	%ymm10, $y, $y
-	vextracti128	\$1, $y, %xmm10
-	vpaddq	%xmm10, $x, $x
-	vpshufd	\$0x4e, $x, %xmm10
-	vpaddq	%xmm10, $x, $x
-	vmovq	$x, $gpr
-___
-}
-
-my @g = ('%r8', '%r9', '%r10', '%r11', '%rax');
-
 function_begin('zinc_poly1305_blocks_avx512');
 code(<<___);
 	shrq	\$8, $len
@@ -1100,29 +1073,7 @@ code(join('', map("\tvmovdqa64\t$R[$_], $HB[$_]\n", 0..4)));
 code(join('', map("\t$_\n", mul26z(\@HB, \@DB, $TB))));
 code(join('', map("\tvmovdqa64\t$HB[$_], $R[$_]\n", 0..4)));
 s_of_r26();
-code(<<___);
-	# h, radix 2^64 -> 2^26, into lane 0 of A
-	movq	0($st), %r8
-	movq	8($st), %r9
-	movq	16($st), %r10
-	movq	%r8, %rax
-	andl	\$0x3ffffff, %eax
-	vmovq	%rax, %xmm0
-	movq	%r8, %rax
-	shrq	\$26, %rax
-	andl	\$0x3ffffff, %eax
-	vmovq	%rax, %xmm1
-	movq	%r9, %rax
-	shldq	\$12, %r8, %rax		# (h1 << 12) | (h0 >> 52)
-	andl	\$0x3ffffff, %eax
-	vmovq	%rax, %xmm2
-	movq	%r9, %rax
-	shrq	\$14, %rax
-	andl	\$0x3ffffff, %eax
-	vmovq	%rax, %xmm3
-	shrdq	\$40, %r10, %r9		# (h1 >> 40) | (h2 << 24)
-	vmovq	%r9, %xmm4
-___
+h_to_radix26();
 code(join('', map("\tvpxorq\t$_, $_, $_\n", @HB)));
 interleave([load26z(\@HA, 0, \@DA, $TA)], [load26z(\@HB, 128, \@DB, $TB)]);
 code(<<___);
@@ -1147,57 +1098,12 @@ code(join('', map("\tvpaddq\t$HA[$_], $HB[$_], $HB[$_]\n", 0..4)));
 code(join('', map("\tvmovdqu64\t" . (64 + 64 * $_) . "($st), $R[$_]\n", 0..4)));
 s_of_r26();
 interleave([mul26z(\@HB, \@DB, $TB)], []);
-for my $i (0..4) { hsum26z($HB[$i], $g[$i]); }
+for my $i (0..4) { lane_sum($HB[$i], $g[$i], 10); }
 code(<<___);
 @{[zmm_hi_wipe()]}	vzeroupper
-
-	# carry the sums (< 2^30) and go back to radix 2^64
-	movl	\$0x3ffffff, %edx
-	movq	$g[0], %rcx
-	shrq	\$26, %rcx
-	andq	%rdx, $g[0]
-	addq	%rcx, $g[1]
-	movq	$g[1], %rcx
-	shrq	\$26, %rcx
-	andq	%rdx, $g[1]
-	addq	%rcx, $g[2]
-	movq	$g[2], %rcx
-	shrq	\$26, %rcx
-	andq	%rdx, $g[2]
-	addq	%rcx, $g[3]
-	movq	$g[3], %rcx
-	shrq	\$26, %rcx
-	andq	%rdx, $g[3]
-	addq	%rcx, $g[4]
-	movq	$g[4], %rcx
-	shrq	\$26, %rcx
-	andq	%rdx, $g[4]
-	leaq	(%rcx,%rcx,4), %rcx
-	addq	%rcx, $g[0]
-	movq	$g[0], %rcx
-	shrq	\$26, %rcx
-	andq	%rdx, $g[0]
-	addq	%rcx, $g[1]		# g1 <= 2^26
-
-	shlq	\$26, $g[1]
-	addq	$g[1], $g[0]		# g0 + g1 2^26 < 2^53
-	movq	$g[2], %rcx
-	shrq	\$12, %rcx
-	shlq	\$52, $g[2]
-	shlq	\$14, $g[3]
-	addq	%rcx, $g[3]		# h1 so far, < 2^41
-	movq	$g[4], %rdx
-	shrq	\$24, %rdx
-	shlq	\$40, $g[4]
-	addq	$g[2], $g[0]
-	adcq	$g[4], $g[3]
-	adcq	\$0, %rdx
-	movq	$g[0], 0($st)
-	movq	$g[3], 8($st)
-	movq	%rdx, 16($st)
-9:
-	ret
 ___
+h_from_radix26(30);
+code("9:\n\tret\n");
 function_end('zinc_poly1305_blocks_avx512');
 
 # r, radix 2^64 in st[3..4], to radix 2^26 in r8, r9, r10, r11, rax.
