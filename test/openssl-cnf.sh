@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # Prints an openssl.cnf that loads the zinc module given as $1 next to the
-# default provider and prefers zinc, as a user enables it (README).
+# default provider and prefers zinc, as a user enables it (README): zinc
+# after default, so that its decoders are tried first.
 # Used by the shell tests.
 cat <<CNF
 openssl_conf = openssl_init
@@ -10,8 +11,8 @@ openssl_conf = openssl_init
 providers = providers
 alg_section = algorithms
 [providers]
-zinc = zinc_sect
 default = default_sect
+zinc = zinc_sect
 [zinc_sect]
 module = $1
 activate = 1

@@ -26,17 +26,7 @@ trap 'rm -rf "$tmp"' EXIT
 # Only what the command line loads; the user's openssl.cnf must not interfere.
 export OPENSSL_CONF=/dev/null
 
-n=0
-ok() {		# ok CONDITION-STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-	return "$1"
-}
-diag() { sed 's/^/# /' "$@"; }
+. "$ZINC_SRCDIR/test/lib.sh"
 # A command's output as diagnostics: text as it is, binary as a hex dump.
 show() {
 	if [ ! -s "$1" ]; then
@@ -50,18 +40,7 @@ show() {
 }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $*"; }
 
-# A sanitizer build's zinc.so needs the ASan runtime loaded first, which the
-# system's openssl (not built with ASan) does not do: preload it.  Leak
-# checking stays off for the CLI: its own allocations are not ours to judge.
-run_env=()
-asan_lib=$(ldd "$module" 2>/dev/null | awk '/libasan/ { print $3; exit }')
-if [ -n "$asan_lib" ]; then
-	if ! ldd "$openssl" | grep -q libasan; then
-		run_env=(env "LD_PRELOAD=$asan_lib"
-			 "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0")
-		echo "# sanitizer build: openssl runs with LD_PRELOAD=$asan_lib"
-	fi
-fi
+sanitizer_run_env "$module" "$openssl"
 ossl() { "${run_env[@]}" "$openssl" "$@"; }
 with_zinc() { ossl "$1" -provider-path "$moddir" -provider zinc "${@:2}"; }
 with_default() { ossl "$1" -provider default "${@:2}"; }

@@ -5,7 +5,7 @@
 # and process, at its first use, naming the implementations the build info
 # names; to stderr or appended to a file; nothing at all when unset.
 #
-# Environment (from Makefile.am): ZINC_MODULE_DIR, ZINC_BUILDDIR, OPENSSL.
+# Environment (from Makefile.am): ZINC_MODULE_DIR, ZINC_BUILDDIR, ZINC_SRCDIR, OPENSSL.
 set -u
 
 openssl=${OPENSSL:-}
@@ -22,31 +22,13 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 unset ZINC_REPORT
 
-n=0
-ok() {		# ok CONDITION-STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-	return "$1"
-}
-diag() { sed 's/^/# /' "$@"; }
+. "$ZINC_SRCDIR/test/lib.sh"
 
 # Zinc preferred over default, as a user enables it.
 sh "$ZINC_SRCDIR/test/openssl-cnf.sh" "$module" >"$tmp/zinc.cnf"
 export OPENSSL_CONF=$tmp/zinc.cnf
 
-# A sanitizer build's zinc.so needs the ASan runtime, which the system's
-# openssl lacks: preload it (as test_cli.sh does), leak checks off.
-run_env=()
-asan_lib=$(ldd "$module" 2>/dev/null | awk '/libasan/ { print $3; exit }')
-if [ -n "$asan_lib" ] && ! ldd "$openssl" | grep -q libasan; then
-	run_env=(env "LD_PRELOAD=$asan_lib"
-		 "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0")
-	echo "# sanitizer build: openssl runs with LD_PRELOAD=$asan_lib"
-fi
+sanitizer_run_env "$module" "$openssl"
 
 # The implementations zinc names in its build info.
 "${run_env[@]}" "$openssl" list -providers -verbose >"$tmp/providers" 2>&1

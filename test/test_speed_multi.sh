@@ -5,7 +5,7 @@
 # preferred: both forked children run zinc (their ZINC_REPORT lines say so),
 # and the parent prints each child's result and the total.
 #
-# Environment (from Makefile.am): ZINC_MODULE_DIR, OPENSSL.
+# Environment (from Makefile.am): ZINC_MODULE_DIR, ZINC_SRCDIR, OPENSSL.
 set -u
 openssl=${OPENSSL:-}
 [ -n "$openssl" ] || openssl=$(command -v openssl || true)
@@ -16,25 +16,8 @@ fi
 moddir=${ZINC_MODULE_DIR:?}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
-
-# A sanitizer build's zinc.so needs its runtime, which the system's openssl
-# lacks: preload it (as test_cli.sh does), leak checks off.
-run_env=(env)
-san_lib=$(ldd "$moddir/zinc.so" 2>/dev/null | awk '/lib(asan|tsan)/ { print $3; exit }')
-if [ -n "$san_lib" ] && ! ldd "$openssl" | grep -q -E 'lib(asan|tsan)'; then
-	run_env=(env "LD_PRELOAD=$san_lib" "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0")
-	echo "# sanitizer build: openssl runs with LD_PRELOAD=$san_lib"
-fi
+. "$ZINC_SRCDIR/test/lib.sh"
+sanitizer_run_env "$moddir/zinc.so" "$openssl"
 
 # Providers before algorithms; only those named here, whatever openssl.cnf says.
 "${run_env[@]}" OPENSSL_CONF=/dev/null ZINC_REPORT="$tmp/report" timeout 60 \

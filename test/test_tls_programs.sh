@@ -11,7 +11,7 @@
 # program runs with the ASan runtime preloaded; curl does not start that way
 # (it hangs before it does anything), so `openssl s_client` is the client.
 #
-# Environment (from Makefile.am): ZINC_MODULE_DIR, OPENSSL.
+# Environment (from Makefile.am): ZINC_MODULE_DIR, ZINC_SRCDIR, OPENSSL.
 set -u
 
 openssl=${OPENSSL:-}
@@ -30,17 +30,7 @@ run_limit=1200
 tmp=$(mktemp -d)
 servers=()
 
-n=0
-ok() {		# ok CONDITION-STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-	return "$1"
-}
-diag() { sed 's/^/# /' "$@"; }
+. "$ZINC_SRCDIR/test/lib.sh"
 skip() {	# skip COUNT REASON
 	local i
 	for ((i = 0; i < $1; i++)); do
@@ -101,15 +91,8 @@ unset ZINC_REPORT
 # --- zinc through openssl.cnf, with the sanitizer runtime when needed --------
 sh "$ZINC_SRCDIR/test/openssl-cnf.sh" "$module" >"$tmp/openssl.cnf"
 
-# A sanitizer build's zinc.so needs the ASan runtime, which the system's
-# programs lack: preload it (as test_cli.sh does), leak checks off.
-run_env=(env)
-asan_lib=$(ldd "$module" 2>/dev/null | awk '/libasan/ { print $3; exit }')
-if [ -n "$asan_lib" ]; then
-	run_env=(env "LD_PRELOAD=$asan_lib"
-		 "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0")
-	echo "# sanitizer build: every program runs with LD_PRELOAD=$asan_lib"
-fi
+# The system's programs (openssl, curl, nginx) are not sanitizer builds.
+sanitizer_run_env "$module" "$openssl"
 # The prefix of a command with zinc preferred.  A command, not a function:
 # started in the background, $! is then the program's own pid (env execs it).
 with_zinc=("${run_env[@]}" OPENSSL_CONF="$tmp/openssl.cnf")
