@@ -49,50 +49,65 @@ void zinc_poly1305_powers_avx2(uint64_t st[48]);
 /* Offsets in st: see perlasm/poly1305-x86_64.pl. */
 enum { ST_POWERS_OK = 6 };
 
-enum poly1305_vector { VEC_NONE, VEC_AVX2, VEC_AVX512, VEC_IFMA };
+struct poly1305_vector_path {
+	unsigned int needs;	/* CPU features */
+	void (*powers)(uint64_t st[48]);
+	void (*blocks)(uint64_t st[48], const uint8_t *in, size_t len, uint32_t padbit);
+	size_t unit;		/* bytes an iteration */
+	size_t min, min_cached;	/* the lengths from which it is used */
+	const char *name[2];	/* beside the MUL or the MULX/ADX scalar code */
+};
+
+/* The fastest first. */
+static const struct poly1305_vector_path poly1305_vector_paths[] = {
+	{ ZINC_CPU_X86_AVX2 | ZINC_CPU_X86_AVX512F | ZINC_CPU_X86_AVX512IFMA,
+	  zinc_poly1305_powers_ifma, zinc_poly1305_blocks_ifma,
+	  128, POLY1305_IFMA_MIN, POLY1305_IFMA_MIN_CACHED,
+	  { "x86_64 radix 2^64 (MUL) + AVX-512 IFMA radix 2^44",
+	    "x86_64 radix 2^64 (MULX/ADX) + AVX-512 IFMA radix 2^44" } },
+	{ ZINC_CPU_X86_AVX2 | ZINC_CPU_X86_AVX512F,
+	  zinc_poly1305_powers_avx512, zinc_poly1305_blocks_avx512,
+	  256, POLY1305_AVX512_MIN, POLY1305_AVX512_MIN_CACHED,
+	  { "x86_64 radix 2^64 (MUL) + AVX-512F radix 2^26",
+	    "x86_64 radix 2^64 (MULX/ADX) + AVX-512F radix 2^26" } },
+	{ ZINC_CPU_X86_AVX2,
+	  zinc_poly1305_powers_avx2, zinc_poly1305_blocks_avx2,
+	  128, POLY1305_AVX2_MIN, POLY1305_AVX2_MIN_CACHED,
+	  { "x86_64 radix 2^64 (MUL) + AVX2 radix 2^26",
+	    "x86_64 radix 2^64 (MULX/ADX) + AVX2 radix 2^26" } },
+};
 
 static void (*poly1305_scalar)(uint64_t st[48], const uint8_t *in, size_t len,
 			       uint32_t padbit);
-static enum poly1305_vector poly1305_vector;
+static const struct poly1305_vector_path *poly1305_vector;
 static const char *poly1305_name;
 
 static void poly1305_arch_choose(void)
 {
 	const unsigned int bmi2_adx = ZINC_CPU_X86_BMI2 | ZINC_CPU_X86_ADX;
-	const unsigned int avx512 = ZINC_CPU_X86_AVX2 | ZINC_CPU_X86_AVX512F;
-	const unsigned int ifma = avx512 | ZINC_CPU_X86_AVX512IFMA;
+	const unsigned int f = zinc_cpu_features;
+	const bool mulx = (f & bmi2_adx) == bmi2_adx;
+	size_t i;
 
 	poly1305_scalar = NULL;
-	poly1305_vector = VEC_NONE;
+	poly1305_vector = NULL;
 	poly1305_name = NULL;
 	/*
 	 * The MUL path needs nothing beyond x86_64, but ZINC_CPU=none
 	 * promises the portable C.
 	 */
-	if (zinc_cpu_features == 0)
+	if (f == 0)
 		return;
-	if ((zinc_cpu_features & bmi2_adx) == bmi2_adx) {
-		poly1305_scalar = zinc_poly1305_blocks_x86_64_bmi2;
-		poly1305_name = "x86_64 radix 2^64 (MULX/ADX)";
-	} else {
-		poly1305_scalar = zinc_poly1305_blocks_x86_64;
-		poly1305_name = "x86_64 radix 2^64 (MUL)";
-	}
-	if ((zinc_cpu_features & ifma) == ifma) {
-		poly1305_vector = VEC_IFMA;
-		poly1305_name = (zinc_cpu_features & bmi2_adx) == bmi2_adx ?
-				"x86_64 radix 2^64 (MULX/ADX) + AVX-512 IFMA radix 2^44" :
-				"x86_64 radix 2^64 (MUL) + AVX-512 IFMA radix 2^44";
-	} else if ((zinc_cpu_features & avx512) == avx512) {
-		poly1305_vector = VEC_AVX512;
-		poly1305_name = (zinc_cpu_features & bmi2_adx) == bmi2_adx ?
-				"x86_64 radix 2^64 (MULX/ADX) + AVX-512F radix 2^26" :
-				"x86_64 radix 2^64 (MUL) + AVX-512F radix 2^26";
-	} else if (zinc_cpu_features & ZINC_CPU_X86_AVX2) {
-		poly1305_vector = VEC_AVX2;
-		poly1305_name = (zinc_cpu_features & bmi2_adx) == bmi2_adx ?
-				"x86_64 radix 2^64 (MULX/ADX) + AVX2 radix 2^26" :
-				"x86_64 radix 2^64 (MUL) + AVX2 radix 2^26";
+	poly1305_scalar = mulx ? zinc_poly1305_blocks_x86_64_bmi2 : zinc_poly1305_blocks_x86_64;
+	poly1305_name = mulx ? "x86_64 radix 2^64 (MULX/ADX)" : "x86_64 radix 2^64 (MUL)";
+	for (i = 0; i < sizeof(poly1305_vector_paths) / sizeof(poly1305_vector_paths[0]); i++) {
+		const struct poly1305_vector_path *v = &poly1305_vector_paths[i];
+
+		if ((f & v->needs) == v->needs) {
+			poly1305_vector = v;
+			poly1305_name = v->name[mulx];
+			break;
+		}
 	}
 }
 
@@ -107,6 +122,7 @@ static bool poly1305_init_arch(void *opaque, const uint8_t key[16])
 static bool poly1305_blocks_arch(void *opaque, const uint8_t *in, size_t len,
 				 uint32_t padbit)
 {
+	const struct poly1305_vector_path *v = poly1305_vector;
 	uint64_t *st = opaque;
 	size_t n;
 
@@ -116,28 +132,11 @@ static bool poly1305_blocks_arch(void *opaque, const uint8_t *in, size_t len,
 	 * The first long input of a context computes its powers of r (a
 	 * length, not a secret, decides).
 	 */
-	if (poly1305_vector == VEC_IFMA &&
-	    len >= (st[ST_POWERS_OK] ? POLY1305_IFMA_MIN_CACHED : POLY1305_IFMA_MIN)) {
-		n = len & ~(size_t)127;
+	if (v != NULL && len >= (st[ST_POWERS_OK] ? v->min_cached : v->min)) {
+		n = len & ~(v->unit - 1);
 		if (!st[ST_POWERS_OK])
-			zinc_poly1305_powers_ifma(st);
-		zinc_poly1305_blocks_ifma(st, in, n, padbit);
-		in += n;
-		len -= n;
-	} else if (poly1305_vector == VEC_AVX512 &&
-		   len >= (st[ST_POWERS_OK] ? POLY1305_AVX512_MIN_CACHED : POLY1305_AVX512_MIN)) {
-		n = len & ~(size_t)255;
-		if (!st[ST_POWERS_OK])
-			zinc_poly1305_powers_avx512(st);
-		zinc_poly1305_blocks_avx512(st, in, n, padbit);
-		in += n;
-		len -= n;
-	} else if (poly1305_vector == VEC_AVX2 &&
-		   len >= (st[ST_POWERS_OK] ? POLY1305_AVX2_MIN_CACHED : POLY1305_AVX2_MIN)) {
-		n = len & ~(size_t)127;
-		if (!st[ST_POWERS_OK])
-			zinc_poly1305_powers_avx2(st);
-		zinc_poly1305_blocks_avx2(st, in, n, padbit);
+			v->powers(st);
+		v->blocks(st, in, n, padbit);
 		in += n;
 		len -= n;
 	}
