@@ -286,7 +286,7 @@ sub blake2s_compress_bmi2 {
 	my @col = ([0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]);
 	my @diag = ([0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]);
 	function_begin($name);
-	code("\tpushq\t%$_\n") for qw(rbx rbp r12 r13 r14 r15);
+	code(push_callee_saved());
 	code("\tsubq\t\$$gframe, %rsp\n");
 	code("\tmovl\t%ecx, %ecx\n");	# inc is 32 bits: the upper half is not ours
 	code("\tmovq\t$state, 0(%rsp)\n\tmovq\t$block, 8(%rsp)\n\tmovq\t$nblk, 16(%rsp)\n");
@@ -325,7 +325,7 @@ sub blake2s_compress_bmi2 {
 	code("\tmovq\t%rax, " . (32 + 8 * $_) . "(%rsp)\n") for 0 .. 8;
 	code("\txorl\t$_, $_\n") for qw(%ecx %edx %esi %edi %r8d %r9d %r10d %r11d);
 	code("\taddq\t\$$gframe, %rsp\n");
-	code("\tpopq\t%$_\n") for qw(r15 r14 r13 r12 rbp rbx);
+	code(pop_callee_saved());
 	code("\tret\n");
 	function_end($name);
 }

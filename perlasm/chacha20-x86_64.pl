@@ -671,14 +671,14 @@ sub gdouble_rounds {
 }
 
 sub gframe_begin {
-	code("\tpushq\t%$_\n") for qw(rbx rbp r12 r13 r14 r15);
+	code(push_callee_saved());
 	code("\tsubq\t\$$gframe, %rsp\n");
 }
 sub gframe_end {	# wipes the words and the caller-saved registers
 	code("\tmovq\t\$0, " . (64 + 8 * $_) . "(%rsp)\n") for 0 .. 7;
 	code("\txorl\t$_, $_\n") for qw(%eax %ecx %edx %esi %edi %r8d %r9d %r10d %r11d);
 	code("\taddq\t\$$gframe, %rsp\n");
-	code("\tpopq\t%$_\n") for qw(r15 r14 r13 r12 rbp rbx);
+	code(pop_callee_saved());
 }
 
 sub chacha20_x64_1 {

@@ -531,13 +531,7 @@ ___
 sub prologue {
 	my ($size) = @_;
 	code(<<___);
-	pushq	%rbx
-	pushq	%rbp
-	pushq	%r12
-	pushq	%r13
-	pushq	%r14
-	pushq	%r15
-	subq	\$$size, %rsp
+@{[push_callee_saved()]}	subq	\$$size, %rsp
 ___
 }
 
@@ -550,13 +544,7 @@ sub epilogue {
 	movl	\$@{[$size / 8]}, %ecx
 	rep stosq
 	addq	\$$size, %rsp
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbp
-	popq	%rbx
-	ret
+@{[pop_callee_saved()]}	ret
 ___
 }
 

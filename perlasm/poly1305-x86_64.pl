@@ -105,13 +105,7 @@ function_end('zinc_poly1305_init_x86_64');
 sub scalar_prologue {
 	my ($spill) = @_;
 	code(<<___);
-	pushq	%rbx
-	pushq	%rbp
-	pushq	%r12
-	pushq	%r13
-	pushq	%r14
-	pushq	%r15
-	movq	$len, $cnt
+@{[push_callee_saved()]}	movq	$len, $cnt
 	shrq	\$4, $cnt
 	jz	9f
 	movq	0($st), $h0
@@ -150,13 +144,7 @@ sub scalar_epilogue {
 	movq	$h1, 8($st)
 	movq	$h2, 16($st)
 9:
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbp
-	popq	%rbx
-	ret
+@{[pop_callee_saved()]}	ret
 ___
 }
 

@@ -15,7 +15,8 @@ use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT = qw(asm_open asm_close code function_begin function_end zmm_hi_wipe);
+our @EXPORT = qw(asm_open asm_close code function_begin function_end zmm_hi_wipe
+		 push_callee_saved pop_callee_saved);
 
 my $flavour;
 my $out;
@@ -60,6 +61,11 @@ sub function_end {
 	my $sym = symbol($name);
 	code(".size\t$sym,.-$sym\n") if $flavour eq 'elf';
 }
+
+# The System V callee-saved registers (but rsp), for functions that use them all.
+my @callee_saved = qw(rbx rbp r12 r13 r14 r15);
+sub push_callee_saved { return join('', map { "\tpushq\t%$_\n" } @callee_saved); }
+sub pop_callee_saved { return join('', map { "\tpopq\t%$_\n" } reverse @callee_saved); }
 
 # vzeroupper leaves zmm16-31: AVX-512 code that held keys, keystream or
 # key-derived values there clears them first (an EVEX write to the xmm form
