@@ -34,9 +34,10 @@ void xchacha20poly1305_init(struct chacha20poly1305_ctx *ctx,
 	zinc_memzero(subkey, sizeof(subkey));
 }
 
-static size_t ad_pad(const struct chacha20poly1305_ctx *ctx)
+/* Zeros that pad len bytes to a whole Poly1305 block. */
+static size_t pad16(uint64_t len)
 {
-	return (0x10 - ctx->ad_len) & 0xf;
+	return (size_t)((0x10 - len) & 0xf);
 }
 
 /*
@@ -52,8 +53,10 @@ static void poly_start(struct chacha20poly1305_ctx *ctx, uint8_t block0[CHACHA20
 	zinc_memzero(block0, CHACHA20_BLOCK_SIZE);
 	ctx->poly_keyed = true;
 	if (ad_done) {
-		memset(ctx->ad_buf + n, 0, ad_pad(ctx));
-		n += ad_pad(ctx);
+		const size_t pad = pad16(n);	/* fits: ad_buf's size is a multiple of 16 */
+
+		memset(ctx->ad_buf + n, 0, pad);
+		n += pad;
 	}
 	poly1305_update(&ctx->poly, ctx->ad_buf, n);
 }
@@ -97,7 +100,7 @@ static void data_begin(struct chacha20poly1305_ctx *ctx)
 	if (!ctx->poly_keyed)
 		poly_key(ctx, true);
 	else if (ctx->data_len == 0)
-		poly1305_update(&ctx->poly, pad0, ad_pad(ctx));
+		poly1305_update(&ctx->poly, pad0, pad16(ctx->ad_len));
 }
 
 bool chacha20poly1305_encrypt_update(struct chacha20poly1305_ctx *ctx, uint8_t *dst,
@@ -166,7 +169,7 @@ void chacha20poly1305_final(struct chacha20poly1305_ctx *ctx,
 	uint8_t lengths[16];
 
 	data_begin(ctx);
-	poly1305_update(&ctx->poly, pad0, (0x10 - ctx->data_len) & 0xf);
+	poly1305_update(&ctx->poly, pad0, pad16(ctx->data_len));
 	zinc_store_le64(lengths, ctx->ad_len);
 	zinc_store_le64(lengths + 8, ctx->data_len);
 	poly1305_update(&ctx->poly, lengths, sizeof(lengths));
