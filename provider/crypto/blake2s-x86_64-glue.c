@@ -19,9 +19,8 @@ static const char *blake2s_x86_64_name;
  * (perlasm/blake2s-x86_64.pl has the figures).  BMI2 picks the scalar path;
  * the row paths serve CPUs without BMI2.
  */
-static void blake2s_arch_choose(void)
+static void blake2s_arch_choose(unsigned int f)
 {
-	unsigned int f = zinc_cpu_features;
 	const unsigned int avx512vl = ZINC_CPU_X86_AVX | ZINC_CPU_X86_AVX512F |
 				      ZINC_CPU_X86_AVX512VL;
 

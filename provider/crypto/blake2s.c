@@ -16,8 +16,9 @@
 #if defined(ZINC_ASM_X86_64)
 #include "blake2s-x86_64-glue.c"
 #else
-static void blake2s_arch_choose(void)
+static void blake2s_arch_choose(unsigned int features)
 {
+	(void)features;
 }
 
 static bool blake2s_compress_arch(struct blake2s_state *state, const uint8_t *block,
@@ -220,9 +221,9 @@ void blake2s(uint8_t *out, const uint8_t *in, const uint8_t *key,
 	blake2s_final(&state, out);
 }
 
-void zinc_blake2s_choose(void)
+void zinc_blake2s_choose(unsigned int features)
 {
-	blake2s_arch_choose();
+	blake2s_arch_choose(features);
 }
 
 const char *blake2s_implementation(void)

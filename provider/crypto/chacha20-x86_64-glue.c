@@ -39,9 +39,8 @@ static void (*hchacha20_x86_64)(uint8_t out[HCHACHA20_KEY_SIZE],
  * but runs only where a vector path is chosen: ZINC_CPU=none means
  * portable C.
  */
-static void chacha20_arch_choose(void)
+static void chacha20_arch_choose(unsigned int f)
 {
-	unsigned int f = zinc_cpu_features;
 	const unsigned int avx2 = ZINC_CPU_X86_AVX | ZINC_CPU_X86_AVX2;
 	const unsigned int avx512 = avx2 | ZINC_CPU_X86_AVX512F | ZINC_CPU_X86_AVX512VL;
 

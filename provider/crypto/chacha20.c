@@ -24,8 +24,9 @@
 #if defined(ZINC_ASM_X86_64)
 #include "chacha20-x86_64-glue.c"
 #else
-static void chacha20_arch_choose(void)
+static void chacha20_arch_choose(unsigned int features)
 {
+	(void)features;
 }
 
 static bool chacha20_arch(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t len)
@@ -334,9 +335,9 @@ void hchacha20(uint8_t out[HCHACHA20_KEY_SIZE], const uint8_t nonce[HCHACHA20_NO
 	zinc_memzero(x, sizeof(x));
 }
 
-void zinc_chacha20_choose(void)
+void zinc_chacha20_choose(unsigned int features)
 {
-	chacha20_arch_choose();
+	chacha20_arch_choose(features);
 }
 
 const char *chacha20_implementation(void)

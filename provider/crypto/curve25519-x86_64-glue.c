@@ -20,7 +20,7 @@ static void (*x25519_ladder)(uint8_t out[32], const uint8_t scalar[32], const ui
 static void (*x25519_base)(uint8_t out[32], const int8_t digits[X25519_DIGITS]);
 static const char *x25519_name;
 
-static void curve25519_arch_choose(void)
+static void curve25519_arch_choose(unsigned int features)
 {
 	const unsigned int bmi2_adx = ZINC_CPU_X86_BMI2 | ZINC_CPU_X86_ADX;
 	const unsigned int avx2 = ZINC_CPU_X86_AVX2;
@@ -29,13 +29,13 @@ static void curve25519_arch_choose(void)
 	x25519_base = NULL;
 	x25519_name = NULL;
 	/* The MUL path needs nothing beyond x86_64, but ZINC_CPU=none promises the portable C. */
-	if (zinc_cpu_features == 0)
+	if (features == 0)
 		return;
-	if ((zinc_cpu_features & (bmi2_adx | avx2)) == (bmi2_adx | avx2)) {
+	if ((features & (bmi2_adx | avx2)) == (bmi2_adx | avx2)) {
 		x25519_ladder = zinc_x25519_ladder_mulx;
 		x25519_base = zinc_x25519_base_mulx;
 		x25519_name = "x86_64 radix 2^64 (MULX/ADX), fixed-base table (AVX2)";
-	} else if ((zinc_cpu_features & bmi2_adx) == bmi2_adx) {
+	} else if ((features & bmi2_adx) == bmi2_adx) {
 		x25519_ladder = zinc_x25519_ladder_mulx;
 		x25519_base = zinc_x25519_base_mul;
 		x25519_name = "x86_64 radix 2^64 (MULX/ADX), fixed-base table (MUL)";

@@ -28,8 +28,9 @@
 #if defined(ZINC_ASM_X86_64) && !defined(ZINC_CURVE25519_FORCE_32BIT)
 #include "curve25519-x86_64-glue.c"
 #else
-static void curve25519_arch_choose(void)
+static void curve25519_arch_choose(unsigned int features)
 {
+	(void)features;
 }
 
 static bool curve25519_arch(uint8_t out[CURVE25519_KEY_SIZE],
@@ -605,9 +606,9 @@ void curve25519_generate_public(uint8_t pub[CURVE25519_KEY_SIZE],
 		curve25519_generic(pub, secret, basepoint);
 }
 
-void zinc_curve25519_choose(void)
+void zinc_curve25519_choose(unsigned int features)
 {
-	curve25519_arch_choose();
+	curve25519_arch_choose(features);
 }
 
 const char *curve25519_implementation(void)

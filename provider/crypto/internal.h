@@ -22,13 +22,14 @@ enum zinc_cpu_feature {
 extern unsigned int zinc_cpu_features;
 
 /*
- * Each primitive's dispatch point: called once by zinc_init(), after the
- * CPU features are known, to let the arch glue pick its implementation.
+ * Each primitive's dispatch point: called by zinc_init(), after the CPU
+ * features are known, to let the arch glue pick its implementation using
+ * only the given features (a subset of zinc_cpu_features).
  */
-void zinc_chacha20_choose(void);
-void zinc_poly1305_choose(void);
-void zinc_blake2s_choose(void);
-void zinc_curve25519_choose(void);
+void zinc_chacha20_choose(unsigned int features);
+void zinc_poly1305_choose(unsigned int features);
+void zinc_blake2s_choose(unsigned int features);
+void zinc_curve25519_choose(unsigned int features);
 
 /*
  * For AEAD starts, on a context with the counter at the Poly1305 key block:

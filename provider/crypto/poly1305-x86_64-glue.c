@@ -82,10 +82,9 @@ static void (*poly1305_scalar)(uint64_t st[48], const uint8_t *in, size_t len,
 static const struct poly1305_vector_path *poly1305_vector;
 static const char *poly1305_name;
 
-static void poly1305_arch_choose(void)
+static void poly1305_arch_choose(unsigned int f)
 {
 	const unsigned int bmi2_adx = ZINC_CPU_X86_BMI2 | ZINC_CPU_X86_ADX;
-	const unsigned int f = zinc_cpu_features;
 	const bool mulx = (f & bmi2_adx) == bmi2_adx;
 	size_t i;
 

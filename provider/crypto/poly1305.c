@@ -18,8 +18,9 @@
  * one.  emit writes (h + s) mod 2^128, s being ctx->nonce.  Returning false
  * means "not handled": the portable code runs instead.
  */
-static void poly1305_arch_choose(void)
+static void poly1305_arch_choose(unsigned int features)
 {
+	(void)features;
 }
 
 static bool poly1305_init_arch(void *opaque, const uint8_t key[16])
@@ -411,9 +412,9 @@ void poly1305(uint8_t mac[POLY1305_MAC_SIZE], const uint8_t *in, size_t len,
 	poly1305_final(&ctx, mac);
 }
 
-void zinc_poly1305_choose(void)
+void zinc_poly1305_choose(unsigned int features)
 {
-	poly1305_arch_choose();
+	poly1305_arch_choose(features);
 }
 
 const char *poly1305_implementation(void)
