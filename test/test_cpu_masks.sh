@@ -6,13 +6,22 @@
 # down to the portable C, runs on this one machine (TAP).  A mask first has
 # to show in zinc's buildinfo exactly as asked: otherwise it is not tested.
 #
-# Environment (from Makefile.am): ZINC_BUILDDIR and what the programs need.
+# Environment (from Makefile.am): ZINC_BUILDDIR, ZINC_EMULATOR (qemu-user
+# for a cross build's programs, or empty) and what the programs need.
 set -u
 
 builddir=${ZINC_BUILDDIR:?}
+read -r -a emulator <<<"${ZINC_EMULATOR:-}"
+run() { "${emulator[@]}" "$builddir/test/$1"; }
 programs=(test_primitives test_curve25519 test_cipher_vectors test_cipher_diff
 	  test_mac_vectors test_mac_diff test_x25519_evp)
-# From none to everything, each adding what the next path needs.
+# From none to everything, each adding what the next path needs.  The
+# feature names of the build's architecture (cpu.c) tell which list applies.
+all=$(run test_provider 2>&1 | sed -n 's/^# buildinfo: .*cpu: //p')
+case " $all " in
+*" armv7 "*) masks=(none armv7 armv7,neon) ;;
+*" armv8 "*) masks=(none armv8 armv8,neon) ;;
+*)
 masks=(none
        ssse3
        ssse3,avx,avx2
@@ -20,12 +29,13 @@ masks=(none
        ssse3,avx,avx2,bmi2,adx
        ssse3,avx,avx2,bmi2,adx,avx512f,avx512vl
        ssse3,avx,avx2,bmi2,adx,avx512f,avx512vl,avx512bw
-       ssse3,avx,avx2,bmi2,adx,avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi2)
+       ssse3,avx,avx2,bmi2,adx,avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi2) ;;
+esac
 
 n=0
 for mask in "${masks[@]}"; do
 	want=${mask//,/ }
-	got=$(ZINC_CPU=$mask "$builddir/test/test_provider" 2>&1 |
+	got=$(ZINC_CPU=$mask run test_provider 2>&1 |
 	      sed -n 's/^# buildinfo: .*cpu: //p')
 	if [ "$got" != "$want" ]; then
 		n=$((n + 1))
@@ -34,7 +44,7 @@ for mask in "${masks[@]}"; do
 	fi
 	for p in "${programs[@]}"; do
 		n=$((n + 1))
-		out=$(ZINC_CPU=$mask "$builddir/test/$p" 2>&1)
+		out=$(ZINC_CPU=$mask run "$p" 2>&1)
 		status=$?
 		passed=$(grep -c '^ok' <<<"$out")
 		if [ "$status" -eq 0 ] && ! grep -q '^not ok' <<<"$out"; then

@@ -23,6 +23,10 @@
  */
 #if defined(ZINC_ASM_X86_64)
 #include "chacha20-x86_64-glue.c"
+#elif defined(ZINC_ASM_ARMV8)
+#include "chacha20-armv8-glue.c"
+#elif defined(ZINC_ASM_ARMV4)
+#include "chacha20-armv4-glue.c"
 #else
 static void chacha20_arch_choose(unsigned int features)
 {

@@ -55,12 +55,36 @@ static unsigned int detect_x86_64(void)
 	}
 	return f;
 }
+#elif defined(ZINC_ASM_ARMV4) || defined(ZINC_ASM_ARMV8)
+#include <sys/auxv.h>
+
+static unsigned int detect_arm(void)
+{
+	unsigned long hwcap = getauxval(AT_HWCAP);
+	unsigned int f = ZINC_CPU_ARM_ASM;
+
+#if defined(ZINC_ASM_ARMV8)
+	if (hwcap & HWCAP_ASIMD)
+		f |= ZINC_CPU_ARM_NEON;
+#else
+	if (hwcap & HWCAP_ARM_NEON)
+		f |= ZINC_CPU_ARM_NEON;
+#endif
+	return f;
+}
 #endif
 
 static const struct {
 	unsigned int bit;
 	const char *name;
 } feature_names[] = {
+#if defined(ZINC_ASM_ARMV8)
+	{ ZINC_CPU_ARM_ASM, "armv8" },
+	{ ZINC_CPU_ARM_NEON, "neon" },
+#elif defined(ZINC_ASM_ARMV4)
+	{ ZINC_CPU_ARM_ASM, "armv7" },
+	{ ZINC_CPU_ARM_NEON, "neon" },
+#else
 	{ ZINC_CPU_X86_SSSE3, "ssse3" },
 	{ ZINC_CPU_X86_AVX, "avx" },
 	{ ZINC_CPU_X86_AVX2, "avx2" },
@@ -71,6 +95,7 @@ static const struct {
 	{ ZINC_CPU_X86_AVX512BW, "avx512bw" },
 	{ ZINC_CPU_X86_AVX512IFMA, "avx512ifma" },
 	{ ZINC_CPU_X86_AVX512VBMI2, "avx512vbmi2" },
+#endif
 };
 
 static char features_string[128];
@@ -113,6 +138,8 @@ static void init_once_fn(void)
 
 #if defined(ZINC_ASM_X86_64)
 	zinc_cpu_features = detect_x86_64();
+#elif defined(ZINC_ASM_ARMV4) || defined(ZINC_ASM_ARMV8)
+	zinc_cpu_features = detect_arm();
 #endif
 	zinc_cpu_features &= features_allowed();
 	for (i = 0; i < sizeof(feature_names) / sizeof(feature_names[0]); i++) {

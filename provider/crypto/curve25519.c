@@ -27,6 +27,10 @@
  */
 #if defined(ZINC_ASM_X86_64) && !defined(ZINC_CURVE25519_FORCE_32BIT)
 #include "curve25519-x86_64-glue.c"
+#elif defined(ZINC_ASM_ARMV8) && !defined(ZINC_CURVE25519_FORCE_32BIT)
+#include "curve25519-armv8-glue.c"
+#elif defined(ZINC_ASM_ARMV4) && !defined(ZINC_CURVE25519_FORCE_32BIT)
+#include "curve25519-armv4-glue.c"
 #else
 static void curve25519_arch_choose(unsigned int features)
 {

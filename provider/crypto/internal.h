@@ -17,7 +17,10 @@ enum zinc_cpu_feature {
 	ZINC_CPU_X86_AVX512VL = 1u << 6,
 	ZINC_CPU_X86_AVX512BW = 1u << 7,
 	ZINC_CPU_X86_AVX512IFMA = 1u << 8,
-	ZINC_CPU_X86_AVX512VBMI2 = 1u << 9
+	ZINC_CPU_X86_AVX512VBMI2 = 1u << 9,
+	/* the scalar assembly (always there, but ZINC_CPU can leave it out) */
+	ZINC_CPU_ARM_ASM = 1u << 10,
+	ZINC_CPU_ARM_NEON = 1u << 11
 };
 extern unsigned int zinc_cpu_features;
 

@@ -6,6 +6,10 @@
 
 #if defined(ZINC_ASM_X86_64)
 #include "poly1305-x86_64-glue.c"
+#elif defined(ZINC_ASM_ARMV8)
+#include "poly1305-armv8-glue.c"
+#elif defined(ZINC_ASM_ARMV4)
+#include "poly1305-armv4-glue.c"
 #else
 /*
  * Dispatch point: the arch glue replaces this section.
