@@ -3,7 +3,8 @@
  * zinc against OpenSSL's default provider, through EVP, in one process:
  * the operations `openssl speed` in OpenSSL 3.0 cannot time (EVP_MAC
  * algorithms, XChaCha20-Poly1305, a TLS-like AEAD record loop at any size)
- * plus ChaCha20 and BLAKE2S-256 for one table covering everything.
+ * plus ChaCha20 and BLAKE2S-256 for one table covering everything, and,
+ * where installed, the same operations through libsodium and libb2.
  *
  * zinc and default live in separate library contexts; the columns of a
  * table are timed in turn (zinc, default, zinc, default, ...) so that drift
@@ -13,13 +14,17 @@
  *
  * Environment: ZINC_MODULE_DIR (where zinc.so is), BENCH_RUNS (runs per
  * cell), BENCH_SECONDS (length of one run), BENCH_QUICK=1 (three sizes,
- * fewer and shorter runs).
+ * fewer and shorter runs), BENCH_DATA (a file to write the medians to, as
+ * tab-separated values for test/bench.gp).
  *
  * To time another operation, add a setup and a "once" function if none
  * fits and an entry to operations[].  A table whose rows are not sizes
  * (X25519) names them in `rows`; its "once" gets the row's index in len.
+ * A column outside OpenSSL (libsodium, libb2) is timed only after its setup
+ * has checked that it gives zinc's bytes for the same input.
  */
 #include "config.h"
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,15 +38,19 @@
 #ifdef HAVE_LIBSODIUM
 #include <sodium.h>
 #endif
+#ifdef HAVE_LIBB2
+#include <blake2.h>
+#endif
 
 #define MAX_LEN 16384
 #define MAX_COLS 3
 #define MAX_RUNS 101
+#define MAX_ROWS 8	/* sizes, or X25519's rows */
 #define KEY_LEN 32
 #define TAG_LEN 16
 #define AAD_LEN 13	/* as in a TLS 1.2 record */
 
-enum backend { ZINC, DEFAULT, SODIUM };
+enum backend { ZINC, DEFAULT, SODIUM, LIBB2 };
 
 struct job;
 
@@ -76,13 +85,18 @@ struct job {
 	unsigned char nonce[24];
 	size_t nonce_len;
 	uint64_t seq;
+	size_t res_len;			/* bytes of output at `out` */
+	const struct column *ref;	/* the table's zinc column, to check against */
+	unsigned char sk[KEY_LEN], peer[KEY_LEN];	/* libsodium X25519 */
 };
+
+static void job_free(struct job *job);
 
 static OSSL_LIB_CTX *libctx[2];	/* [ZINC], [DEFAULT] */
 static OSSL_PROVIDER *zinc_provider;
 static unsigned char in[MAX_LEN], out[MAX_LEN + 64], key[KEY_LEN], aad[AAD_LEN];
 
-static const char *const backend_name[] = { "zinc", "default", "libsodium" };
+static const char *const backend_name[] = { "zinc", "default", "libsodium", "libb2" };
 
 /* True if p is the provider the job's column is about. */
 static int served_by(const struct job *job, const OSSL_PROVIDER *p)
@@ -126,34 +140,173 @@ static void next_nonce(struct job *job)
 		job->nonce[job->nonce_len - i] = (unsigned char)seq;
 }
 
-/* A TLS-like AEAD record: new nonce, 13 bytes of AAD, payload, final, tag. */
+/*
+ * A TLS-like AEAD record: new nonce, 13 bytes of AAD, payload, final, tag.
+ * The tag goes after the payload, where a record carries it.
+ */
 static int record_once(struct job *job)
 {
-	unsigned char tag[TAG_LEN];
 	int outl, finl;
 
 	next_nonce(job);
+	job->res_len = job->len + TAG_LEN;
 	return EVP_EncryptInit_ex(job->cctx, NULL, NULL, NULL, job->nonce) &&
 	       EVP_EncryptUpdate(job->cctx, NULL, &outl, aad, AAD_LEN) &&
 	       EVP_EncryptUpdate(job->cctx, out, &outl, in, (int)job->len) &&
 	       EVP_EncryptFinal_ex(job->cctx, out + outl, &finl) &&
-	       EVP_CIPHER_CTX_ctrl(job->cctx, EVP_CTRL_AEAD_GET_TAG, TAG_LEN, tag);
+	       EVP_CIPHER_CTX_ctrl(job->cctx, EVP_CTRL_AEAD_GET_TAG, TAG_LEN, out + job->len);
 }
+
+#if defined(HAVE_LIBSODIUM) || defined(HAVE_LIBB2)
+/*
+ * Does the job's column, outside OpenSSL, give the bytes zinc gives for the
+ * same message (same key, nonce, AAD)?  One message each, before timing, so
+ * that a wrong column is n/a rather than plotted.
+ */
+static int same_as_zinc(struct job *job)
+{
+	static unsigned char want[sizeof(out)];
+	struct job ref;
+	size_t n = 0;
+	int ok;
+
+	memset(&ref, 0, sizeof(ref));
+	ref.col = job->ref;
+	ref.len = job->len;
+	ok = ref.col->backend == ZINC && ref.col->setup(&ref) && ref.col->once(&ref);
+	if (ok) {
+		n = ref.res_len;
+		memcpy(want, out, n);
+	}
+	ok = ok && job->col->once(job) && job->res_len == n && memcmp(out, want, n) == 0;
+	job_free(&ref);
+	if (!ok)
+		fprintf(stderr, "bench: %s %s differs from zinc's %s for %zu-byte messages\n",
+			backend_name[job->col->backend], job->col->alg, job->ref->alg, job->len);
+	return ok;
+}
+#endif
 
 #ifdef HAVE_LIBSODIUM
-static int sodium_setup(struct job *job)
+/*
+ * The same record as record_once, as close as libsodium's API allows: it has
+ * no context, so each record is one call taking the key, nonce, AAD and
+ * payload and giving ciphertext and tag together (detached, the tag put after
+ * the payload as record_once does); there is no separate init, update, final
+ * or get-tag call, and the key is loaded per record rather than kept.
+ */
+static int sodium_aead_setup(struct job *job)
 {
-	job->nonce_len = crypto_aead_xchacha20poly1305_ietf_NPUBBYTES;
-	return sodium_init() >= 0;
+	job->nonce_len = strcmp(job->col->alg, "xchacha20poly1305_ietf") == 0 ?
+			 crypto_aead_xchacha20poly1305_ietf_NPUBBYTES :
+			 crypto_aead_chacha20poly1305_ietf_NPUBBYTES;
+	return sodium_init() >= 0 && same_as_zinc(job);
 }
 
-static int sodium_record_once(struct job *job)
+static int sodium_xchacha_record_once(struct job *job)
 {
-	unsigned char tag[TAG_LEN];
-
 	next_nonce(job);
+	job->res_len = job->len + TAG_LEN;
 	return crypto_aead_xchacha20poly1305_ietf_encrypt_detached(
-		out, tag, NULL, in, job->len, aad, AAD_LEN, NULL, job->nonce, key) == 0;
+		out, out + job->len, NULL, in, job->len, aad, AAD_LEN, NULL, job->nonce, key) == 0;
+}
+
+static int sodium_chacha_record_once(struct job *job)
+{
+	next_nonce(job);
+	job->res_len = job->len + TAG_LEN;
+	return crypto_aead_chacha20poly1305_ietf_encrypt_detached(
+		out, out + job->len, NULL, in, job->len, aad, AAD_LEN, NULL, job->nonce, key) == 0;
+}
+
+static int sodium_check_setup(struct job *job)
+{
+	return sodium_init() >= 0 && same_as_zinc(job);
+}
+
+/* Per message, as mac_once: init with the one-time key, update, final. */
+static int sodium_poly1305_once(struct job *job)
+{
+	crypto_onetimeauth_poly1305_state st;
+
+	job->res_len = crypto_onetimeauth_poly1305_BYTES;
+	return crypto_onetimeauth_poly1305_init(&st, key) == 0 &&
+	       crypto_onetimeauth_poly1305_update(&st, in, job->len) == 0 &&
+	       crypto_onetimeauth_poly1305_final(&st, out) == 0;
+}
+
+/*
+ * Fixed keys, so that zinc (through EVP, raw keys) can be checked to derive
+ * the same public key and the same shared secret.
+ */
+static int sodium_x25519_setup(struct job *job)
+{
+	unsigned char sk1[KEY_LEN], zpub[KEY_LEN], zshared[KEY_LEN], shared[KEY_LEN];
+	EVP_PKEY *mine = NULL, *peer = NULL;
+	EVP_PKEY_CTX *xctx = NULL;
+	size_t i, publen = KEY_LEN, outl = KEY_LEN;
+	int ok;
+
+	for (i = 0; i < KEY_LEN; i++) {
+		job->sk[i] = key[i];
+		sk1[i] = (unsigned char)(key[i] ^ 0x5c);
+	}
+	ok = sodium_init() >= 0 && crypto_scalarmult_base(job->peer, sk1) == 0 &&
+	     crypto_scalarmult(shared, job->sk, job->peer) == 0;
+	mine = EVP_PKEY_new_raw_private_key_ex(libctx[ZINC], "X25519", NULL, job->sk, KEY_LEN);
+	peer = EVP_PKEY_new_raw_private_key_ex(libctx[ZINC], "X25519", NULL, sk1, KEY_LEN);
+	xctx = mine != NULL ? EVP_PKEY_CTX_new_from_pkey(libctx[ZINC], mine, NULL) : NULL;
+	ok = ok && peer != NULL && xctx != NULL &&
+	     strcmp(OSSL_PROVIDER_get0_name(EVP_PKEY_get0_provider(mine)), "zinc") == 0 &&
+	     EVP_PKEY_get_raw_public_key(peer, zpub, &publen) && publen == KEY_LEN &&
+	     memcmp(zpub, job->peer, KEY_LEN) == 0 &&
+	     EVP_PKEY_derive_init(xctx) > 0 && EVP_PKEY_derive_set_peer(xctx, peer) > 0 &&
+	     EVP_PKEY_derive(xctx, zshared, &outl) > 0 && outl == KEY_LEN &&
+	     memcmp(zshared, shared, KEY_LEN) == 0;
+	EVP_PKEY_CTX_free(xctx);
+	EVP_PKEY_free(mine);
+	EVP_PKEY_free(peer);
+	OPENSSL_cleanse(sk1, sizeof(sk1));
+	if (!ok)
+		fprintf(stderr, "bench: libsodium X25519 differs from zinc's\n");
+	return ok;
+}
+
+/*
+ * Row 0: crypto_scalarmult with the peer's public key; row 1: a key pair,
+ * 32 random bytes and crypto_scalarmult_base, as EVP_PKEY_keygen does, but
+ * without its EVP_PKEY allocation and with libsodium's randombytes_buf
+ * (the system's generator) in place of OpenSSL's DRBG.
+ */
+static int sodium_x25519_once(struct job *job)
+{
+	unsigned char sk[KEY_LEN];
+
+	if (job->len == 0)
+		return crypto_scalarmult(out, job->sk, job->peer) == 0;
+	randombytes_buf(sk, sizeof(sk));
+	return crypto_scalarmult_base(out, sk) == 0;
+}
+#endif
+
+#ifdef HAVE_LIBB2
+static int b2_setup(struct job *job)
+{
+	return same_as_zinc(job);
+}
+
+/* One blake2s() call per message: libb2's one-shot has init, update and final in it. */
+static int b2_digest_once(struct job *job)
+{
+	job->res_len = BLAKE2S_OUTBYTES;
+	return blake2s(out, in, NULL, BLAKE2S_OUTBYTES, job->len, 0) == 0;
+}
+
+/* Keyed BLAKE2s with a 32-byte key and a 32-byte output: BLAKE2SMAC's defaults. */
+static int b2_mac_once(struct job *job)
+{
+	job->res_len = BLAKE2S_OUTBYTES;
+	return blake2s(out, in, key, BLAKE2S_OUTBYTES, job->len, KEY_LEN) == 0;
 }
 #endif
 
@@ -167,11 +320,9 @@ static int mac_setup(struct job *job)
 /* Per message: init with the key (Poly1305's is one-time), update, final. */
 static int mac_once(struct job *job)
 {
-	size_t outl;
-
 	return EVP_MAC_init(job->mctx, key, KEY_LEN, NULL) &&
 	       EVP_MAC_update(job->mctx, in, job->len) &&
-	       EVP_MAC_final(job->mctx, out, &outl, sizeof(out));
+	       EVP_MAC_final(job->mctx, out, &job->res_len, sizeof(out));
 }
 
 static int digest_setup(struct job *job)
@@ -185,11 +336,13 @@ static int digest_setup(struct job *job)
 /* A whole message per call, on a reused context. */
 static int digest_once(struct job *job)
 {
-	unsigned int outl;
+	unsigned int outl = 0;
+	int ok = EVP_DigestInit_ex2(job->dctx, job->md, NULL) &&
+		 EVP_DigestUpdate(job->dctx, in, job->len) &&
+		 EVP_DigestFinal_ex(job->dctx, out, &outl);
 
-	return EVP_DigestInit_ex2(job->dctx, job->md, NULL) &&
-	       EVP_DigestUpdate(job->dctx, in, job->len) &&
-	       EVP_DigestFinal_ex(job->dctx, out, &outl);
+	job->res_len = outl;
+	return ok;
 }
 
 /* A keygen context, and a derive context with its own key and a peer's. */
@@ -244,34 +397,59 @@ static const char *const x25519_rows[] = { "derive", "keygen", NULL };
 
 #define VS_DEFAULT(alg, setup, once) \
 	{ { "zinc", ZINC, alg, setup, once }, { "default", DEFAULT, alg, setup, once } }
+/* The same and, where installed, a third column from outside OpenSSL. */
+#define VS_DEFAULT_AND(alg, setup, once, third) \
+	{ { "zinc", ZINC, alg, setup, once }, { "default", DEFAULT, alg, setup, once }, third }
 
+#ifdef HAVE_LIBSODIUM
+#define SODIUM_COL(alg, setup, once) { "libsodium", SODIUM, alg, setup, once }
+#else
+#define SODIUM_COL(alg, setup, once) { NULL, ZINC, NULL, NULL, NULL }
+#endif
+#ifdef HAVE_LIBB2
+#define LIBB2_COL(alg, once) { "libb2", LIBB2, alg, b2_setup, once }
+#else
+#define LIBB2_COL(alg, once) { NULL, ZINC, NULL, NULL, NULL }
+#endif
+
+/* test/bench.gp plots these by title: keep both in step. */
 static const struct operation operations[] = {
 	{ "ChaCha20", "EVP_EncryptUpdate of each message on one long stream",
 	  VS_DEFAULT("ChaCha20", cipher_setup, stream_once), NULL },
 	{ "ChaCha20-Poly1305 TLS-like record",
 	  "per record: new nonce, 13-byte AAD, payload, final, get tag",
-	  VS_DEFAULT("ChaCha20-Poly1305", cipher_setup, record_once), NULL },
+	  VS_DEFAULT_AND("ChaCha20-Poly1305", cipher_setup, record_once,
+		     SODIUM_COL("chacha20poly1305_ietf", sodium_aead_setup,
+				sodium_chacha_record_once)), NULL },
 	{ "XChaCha20-Poly1305 record",
 	  "the same record loop with a 24-byte nonce; OpenSSL itself has no XChaCha20",
 	  { { "zinc", ZINC, "XChaCha20-Poly1305", cipher_setup, record_once },
 #ifdef HAVE_LIBSODIUM
-	    { "libsodium", SODIUM, "xchacha20poly1305_ietf", sodium_setup, sodium_record_once },
+	    SODIUM_COL("xchacha20poly1305_ietf", sodium_aead_setup, sodium_xchacha_record_once),
 #endif
 	    { "zinc ChaCha20-Poly1305", ZINC, "ChaCha20-Poly1305", cipher_setup, record_once } },
 	  NULL },
 	{ "POLY1305 MAC", "per message: EVP_MAC_init with a 32-byte key, update, final",
-	  VS_DEFAULT("POLY1305", mac_setup, mac_once), NULL },
+	  VS_DEFAULT_AND("POLY1305", mac_setup, mac_once,
+		     SODIUM_COL("onetimeauth_poly1305", sodium_check_setup,
+				sodium_poly1305_once)), NULL },
 	{ "BLAKE2SMAC", "per message: EVP_MAC_init with a 32-byte key, update, final (32 bytes)",
-	  VS_DEFAULT("BLAKE2SMAC", mac_setup, mac_once), NULL },
+	  VS_DEFAULT_AND("BLAKE2SMAC", mac_setup, mac_once, LIBB2_COL("blake2s keyed", b2_mac_once)),
+	  NULL },
 	{ "BLAKE2S-256", "per message: EVP_DigestInit_ex2, update, final",
-	  VS_DEFAULT("BLAKE2S-256", digest_setup, digest_once), NULL },
+	  VS_DEFAULT_AND("BLAKE2S-256", digest_setup, digest_once,
+			 LIBB2_COL("blake2s", b2_digest_once)),
+	  NULL },
 	{ "X25519",
 	  "EVP_PKEY_derive with a ready context; EVP_PKEY_keygen (nanoseconds per operation)",
-	  VS_DEFAULT("X25519", x25519_setup, x25519_once), x25519_rows },
+	  VS_DEFAULT_AND("X25519", x25519_setup, x25519_once,
+		     SODIUM_COL("scalarmult", sodium_x25519_setup, sodium_x25519_once)),
+	  x25519_rows },
 };
 
 static const size_t full_sizes[] = { 16, 64, 256, 1024, 1420, 8192, 16384 };
 static const size_t quick_sizes[] = { 16, 1420, 16384 };
+_Static_assert(sizeof(full_sizes) / sizeof(*full_sizes) <= MAX_ROWS, "MAX_ROWS");
 
 /* --- timing ---------------------------------------------------------------- */
 
@@ -323,7 +501,7 @@ static unsigned long calibrate(struct job *job, double seconds)
 		t = time_n(job, n);
 		if (t < 0)
 			return 0;
-		if (t >= seconds / 8 || n >= 1UL << 40)
+		if (t >= seconds / 8 || n > ULONG_MAX / 4)
 			break;
 		n *= 4;
 	}
@@ -365,18 +543,22 @@ static void print_header(const struct operation *op, int ncols)
 	printf(" | %s/%s\n", op->cols[0].label, op->cols[1].label);
 }
 
-/* One row: every column timed in turn, `runs` times; returns 0 on a failure. */
+/*
+ * One row: every column timed in turn, `runs` times; returns 0 on a failure.
+ * med gets each column's median in nanoseconds per message, -1 if n/a.
+ */
 static int run_row(const struct operation *op, int ncols, size_t len, int runs,
-		   double seconds)
+		   double seconds, double med[MAX_COLS])
 {
 	struct job jobs[MAX_COLS];
 	unsigned long n[MAX_COLS];
-	double ns[MAX_COLS][MAX_RUNS], med[MAX_COLS] = { 0 };
+	double ns[MAX_COLS][MAX_RUNS];
 	int c, r, ok = 1;
 
 	memset(jobs, 0, sizeof(jobs));
 	for (c = 0; c < ncols; c++) {
 		jobs[c].col = &op->cols[c];
+		jobs[c].ref = &op->cols[0];
 		jobs[c].len = len;
 		n[c] = jobs[c].col->setup(&jobs[c]) ? calibrate(&jobs[c], seconds) : 0;
 		ERR_clear_error();
@@ -416,6 +598,34 @@ static int run_row(const struct operation *op, int ncols, size_t len, int runs,
 	for (c = 0; c < ncols; c++)
 		job_free(&jobs[c]);
 	return ok;
+}
+
+/*
+ * A table's medians for test/bench.gp, one line per cell, grouped by column
+ * so that each column is one run of lines (one line on the plot):
+ * table, size (or row), column, backend, ns per message, MB/s (or op/s), unit.
+ */
+static void write_data(FILE *f, const struct operation *op, int ncols, size_t nrows,
+		       const size_t *sizes, double med[][MAX_COLS])
+{
+	size_t s;
+	int c;
+
+	for (c = 0; c < ncols; c++)
+		for (s = 0; s < nrows; s++) {
+			if (med[s][c] <= 0)
+				continue;
+			if (op->rows != NULL)
+				fprintf(f, "%s\t%s\t%s\t%s\t%.1f\t%.1f\top/s\n", op->title,
+					op->rows[s], op->cols[c].label,
+					backend_name[op->cols[c].backend], med[s][c], 1e9 / med[s][c]);
+			else
+				fprintf(f, "%s\t%zu\t%s\t%s\t%.1f\t%.2f\tMB/s\n", op->title,
+					sizes[s], op->cols[c].label,
+					backend_name[op->cols[c].backend], med[s][c],
+					(double)sizes[s] * 1e3 / med[s][c]);
+		}
+	fflush(f);
 }
 
 /* Is the table asked for: no WORDs, or one its title contains (any case)? */
@@ -474,7 +684,9 @@ int main(int argc, char **argv)
 				sizeof(full_sizes) / sizeof(*sizes);
 	int runs = (int)env_number("BENCH_RUNS", quick ? 3 : 5, 1, MAX_RUNS);
 	double seconds = env_number("BENCH_SECONDS", quick ? 0.03 : 0.1, 0.001, 10);
-	const char *buildinfo = NULL;
+	const char *buildinfo = NULL, *data_path = getenv("BENCH_DATA");
+	double med[MAX_ROWS][MAX_COLS];
+	FILE *data = NULL;
 	OSSL_PARAM params[] = {
 		OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, (char **)&buildinfo, 0),
 		OSSL_PARAM_END
@@ -496,6 +708,24 @@ int main(int argc, char **argv)
 #ifdef HAVE_LIBSODIUM
 	printf("libsodium: %s\n", sodium_version_string());
 #endif
+#ifdef HAVE_LIBB2
+	printf("libb2: linked (BLAKE2s)\n");
+#endif
+	if (data_path != NULL && *data_path != '\0') {
+		data = fopen(data_path, "w");
+		if (data == NULL) {
+			perror(data_path);
+			return 1;
+		}
+		fprintf(data, "# zinc: %s\n# OpenSSL: %s\n", buildinfo != NULL ? buildinfo : "?",
+			OpenSSL_version(OPENSSL_VERSION));
+#ifdef HAVE_LIBSODIUM
+		fprintf(data, "# libsodium: %s\n", sodium_version_string());
+#endif
+		fprintf(data, "# median of %d runs of about %.0f ms per cell\n"
+			"# table\tsize\tcolumn\tbackend\tns\tthroughput\tunit\n",
+			runs, seconds * 1e3);
+	}
 	printf("median of %d runs of about %.0f ms per cell; the ratio is speed over speed "
 	       "(above 1: zinc is faster)\n", runs, seconds * 1e3);
 
@@ -512,13 +742,20 @@ int main(int argc, char **argv)
 		print_header(op, ncols);
 		if (op->rows != NULL)
 			for (s = 0; op->rows[s] != NULL; s++)
-				ok &= run_row(op, ncols, s, runs, seconds);
+				ok &= run_row(op, ncols, s, runs, seconds, med[s]);
 		else
 			for (s = 0; s < nsizes; s++)
-				ok &= run_row(op, ncols, sizes[s], runs, seconds);
+				ok &= run_row(op, ncols, sizes[s], runs, seconds, med[s]);
+		if (data != NULL)
+			write_data(data, op, ncols, s, sizes, med);
+	}
+	if (data != NULL && fclose(data) != 0) {
+		perror(data_path);
+		ok = 0;
 	}
 	if (!ok)
-		printf("\nn/a: the provider does not have that algorithm (yet), or it failed\n");
+		printf("\nn/a: the provider does not have that algorithm (yet), or it failed,\n"
+		       "or libsodium or libb2 gave other bytes than zinc (see the errors)\n");
 	OSSL_PROVIDER_unload(zinc_provider);
 	for (c = ZINC; c <= DEFAULT; c++)
 		OSSL_LIB_CTX_free(libctx[c]);
