@@ -1,10 +1,442 @@
 #!/usr/bin/env perl
 # SPDX-License-Identifier: Apache-2.0
 #
-# STUB: to be written (chacha20 for armv8).
+# ChaCha20 and HChaCha20 for AArch64 (provider/crypto/chacha20-armv8-glue.c).
+#
+#   void chacha20_a64_1(uint8_t *dst, const uint8_t *src, size_t nblocks,
+#                       const uint32_t state[16]);
+#   void chacha20_neon(uint8_t *dst, const uint8_t *src, size_t nblocks,
+#                      const uint32_t state[16], uint8_t *first,
+#                      uint8_t *last);
+#   void hchacha20_a64(uint8_t out[32], const uint8_t nonce[16],
+#                      const uint8_t key[32]);
+#
+# chacha20_*() XOR nblocks (>= 1) whole 64-byte blocks of keystream into src,
+# writing dst (dst == src allowed, both may be unaligned), with the block
+# counter state[12], state[12] + 1, ... (32-bit: the caller never lets it
+# wrap within a call, and advances state[12] itself; state is not written).
+# chacha20_neon's first and last, when not NULL, take the first and/or the
+# last of the nblocks raw (the keystream XORed with 64 zero bytes of .text)
+# instead of dst, and consume no src/dst: the glue's one-pass API puts the
+# AEAD key block in first and the keystream of a partial last block in last.
+# Little-endian AArch64 only (AAPCS64 and Apple's arm64 ABI).
+#
+# Paths:
+#   chacha20_a64_1   one block at a time in general-purpose registers: the
+#                    16 words in w registers, rotations with ror, then the
+#                    input added back and the block XORed 16 bytes at a time
+#                    (ldp/stp of x registers, two words combined per x).
+#   chacha20_neon    "vertical" NEON: one v register per state word, lane j
+#                    holding that word of block j, so a quarter round needs
+#                    no shuffles (rotations: 16 rev32 .8h, 8 tbl, 12 and 7
+#                    shl + sri).  At the end the four blocks are transposed
+#                    back with zip1/zip2 (.4s, then .2d) and 256 bytes are
+#                    XORed with ld1/st1.  While nblocks >= 5, a fifth block
+#                    runs in the general-purpose registers inside the same
+#                    round loop (the scalar rounds are interleaved with the
+#                    vector ones), so a pass makes 5 blocks: the NEON code
+#                    leaves the integer pipes idle, and the scalar block is
+#                    almost free where the core can issue both (see the
+#                    estimates).  1..4 blocks left: one NEON pass that stores
+#                    only those blocks (the glue gives 1 or 2 leftover
+#                    blocks to chacha20_a64_1 instead).  Each block picks
+#                    its source and destination with csel (raw block or
+#                    data): 10 instructions per 64 bytes.
+#   hchacha20_a64    the scalar rounds on (constants, key, nonce); out =
+#                    words 0..3 and 12..15 without the feed-forward.
+# Only lengths (nblocks) steer branches.  Nothing is spilled to the stack
+# except the callee-saved registers of the caller (x19-x28, d8-d15).
+#
+# Register map:
+#   x0 dst, x1 src, x2 nblocks left, x3 state (hchacha20_a64: x0 out,
+#   x1 nonce, x2 key)
+#   scalar block: words 0..15 in w5-w17, w19-w21 (x18 is the platform
+#   register on Apple: never used); w4 its block counter; x26 round
+#   counter; x24, x25 feed-forward / XOR temporaries
+#   NEON: v0-v15 words 0..15 of blocks 0..3; v16-v19 quarter-round
+#   temporaries (one per parallel quarter round), later input and
+#   transpose temporaries; v20 the tbl index of the rotation by 8;
+#   v21 counter step ({5,5,5,5}); v22 the counter words of the pass;
+#   v23-v30 feed-forward / transpose temporaries; x27 state pointer for
+#   ld4r (loads one word into all four lanes); x22 first (cleared after
+#   the first block), x23 last, x28 the zero block, x27/x26 the source and
+#   destination of the block being stored
+#
+# Expected speed: ESTIMATES from the instruction counts of this code and
+# the pipeline figures of Arm's software optimization guides, not
+# measurements (only qemu was available, which says nothing of timing).
+#   Work per double round: scalar 8 quarter rounds x 12 ALU ops = 96 for
+#   one block, a chain of 12 dependent ops per quarter round; NEON 8 x 14 =
+#   112 vector ops (4 add, 4 eor, rev32, tbl, 2 shl, 2 sri) for four
+#   blocks, a chain of 14 dependent ops per quarter round.  Per pass beside
+#   the rounds: ~100 vector ops (ld4r, feed-forward, zip transpose, XOR),
+#   ~55 scalar ones per scalar block.
+#   Cortex-A72 (3-wide decode, 2 integer ALUs of latency 1, 2 ASIMD pipes
+#   of latency 3 with shifts on one):
+#     scalar   a half round is throughput-bound: 48 ops / 2 = 24 cycles;
+#              ~520 cycles per block, ~8 cycles/byte
+#     NEON     latency-bound: 14 x 3 = 42 cycles per half round (its 56 ops
+#              need 28 issue cycles), ~940 cycles per 256 bytes, ~3.7 c/B
+#     4 + 1    the scalar block's 48 ops per half round fill idle integer
+#              pipes (104 instructions per 42 cycles, under 3-wide
+#              decode): ~1000 cycles per 320 bytes, ~3.1 c/B
+#   Neoverse N1 (4-wide, 3 integer ALUs, 2 ASIMD pipes of latency 2):
+#     scalar   48 / 3 = 16 cycles per half round, ~360 per block, ~5.6 c/B
+#     NEON     28 cycles per half round (latency and throughput alike),
+#              ~620 cycles per 256 bytes, ~2.4 c/B
+#     4 + 1    104 instructions per 28 cycles, near the 4-wide limit:
+#              ~650 cycles per 320 bytes, ~2.0 c/B
+#   So one block alone is scalar (A72 520 vs 940, N1 360 vs 620); two are
+#   about even (A72 1040 vs 940, N1 720 vs 620); three or more favour a
+#   NEON pass.  In-order cores (Cortex-A53/A55) should gain less from
+#   NEON and nothing from a short vector pass; we have no trustworthy
+#   figures for them.
+#   One pass with raw blocks, e.g. ChaCha20-Poly1305 on 1420 bytes (key
+#   block, 22 whole blocks, a partial one: 24 blocks): 4 passes of 4 + 1
+#   and one of 4, ~4900 cycles on A72, against ~6100 for the key block and
+#   the partial block scalar beside the 22 (4 x 5 + 2 scalar).
+#   HChaCha20: one scalar permutation, ~500 cycles on A72, ~330 on N1.
 use strict;
 use warnings;
 use zinc_arm;
 
 my $file = asm_open(@ARGV);
+
+my ($dst, $src, $nblk, $state) = ('x0', 'x1', 'x2', 'x3');
+my @w = map { "w$_" } (5 .. 17, 19, 20, 21);	# scalar words 0..15
+my $sctr = 'w4';				# scalar block counter
+my $rnd = 'x26';				# round counter
+my @ft = ('x24', 'x25');			# scalar temporaries
+my ($first, $last, $zero) = ('x22', 'x23', 'x28');	# chacha20_neon's raw blocks
+my ($bsrc, $bdst) = ('x27', 'x26');		# a block's source, destination
+my $vptr = 'x27';
+my @vt = map { "v$_" } (16 .. 19);		# quarter-round temporaries
+my ($vrot8, $vstep, $vctr) = ('v20', 'v21', 'v22');
+
+# The four quarter rounds of a column round, then of a diagonal round.
+my @halves = ([[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]],
+	      [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]]);
+
+sub w32 { my ($r) = @_; $r =~ s/^x/w/; return $r; }
+
+# One double round on the scalar words, as a list of instructions: each
+# half issues step by step across its four independent quarter rounds.
+sub scalar_dround {
+	my @ins;
+	for my $h (@halves) {
+		my @q = map { [map { $w[$_] } @$_] } @$h;
+		for my $s ([0, 1, 3, 16], [2, 3, 1, 20], [0, 1, 3, 24], [2, 3, 1, 25]) {
+			my ($x, $y, $z, $n) = @$s;	# x += y; z = ror(z ^ x, n)
+			push @ins, map { "add\t$_->[$x], $_->[$x], $_->[$y]" } @q;
+			push @ins, map { "eor\t$_->[$z], $_->[$z], $_->[$x]" } @q;
+			push @ins, map { "ror\t$_->[$z], $_->[$z], #$n" } @q;
+		}
+	}
+	return @ins;
+}
+
+# One double round on four blocks in the vector words v0-v15.
+sub neon_dround {
+	my @ins;
+	for my $h (@halves) {
+		my @q = map { [map { "v$_" } @$_] } @$h;
+		my @t = @vt;
+		my $each = sub { my ($f) = @_; push @ins, map { $f->(@{$q[$_]}, $t[$_]) } 0 .. 3; };
+		$each->(sub { "add\t$_[0].4s, $_[0].4s, $_[1].4s" });
+		$each->(sub { "eor\t$_[3].16b, $_[3].16b, $_[0].16b" });
+		$each->(sub { "rev32\t$_[3].8h, $_[3].8h" });
+		$each->(sub { "add\t$_[2].4s, $_[2].4s, $_[3].4s" });
+		$each->(sub { "eor\t$_[4].16b, $_[1].16b, $_[2].16b" });
+		$each->(sub { "shl\t$_[1].4s, $_[4].4s, #12" });
+		$each->(sub { "sri\t$_[1].4s, $_[4].4s, #20" });
+		$each->(sub { "add\t$_[0].4s, $_[0].4s, $_[1].4s" });
+		$each->(sub { "eor\t$_[4].16b, $_[3].16b, $_[0].16b" });
+		$each->(sub { "tbl\t$_[3].16b, {$_[4].16b}, $vrot8.16b" });
+		$each->(sub { "add\t$_[2].4s, $_[2].4s, $_[3].4s" });
+		$each->(sub { "eor\t$_[4].16b, $_[1].16b, $_[2].16b" });
+		$each->(sub { "shl\t$_[1].4s, $_[4].4s, #7" });
+		$each->(sub { "sri\t$_[1].4s, $_[4].4s, #25" });
+	}
+	return @ins;
+}
+
+# Emits list v with list s spread evenly through it (or s alone).
+sub merge {
+	my ($va, $sb) = @_;
+	my $j = 0;
+	for my $i (0 .. $#$va) {
+		code("\t$va->[$i]\n");
+		while ($j < @$sb && ($j + 1) * @$va <= ($i + 1) * @$sb) {
+			code("\t$sb->[$j++]\n");
+		}
+	}
+	code("\t$_\n") for @$sb[$j .. $#$sb];
+}
+
+# 10 double rounds: vector, scalar or both side by side.
+sub round_loop {
+	my ($name, $neon, $scalar) = @_;
+	my $l = local_label($name);
+	my @v = $neon ? neon_dround() : ();
+	my @s = $scalar ? scalar_dround() : ();
+	code("\tmov\t$rnd, #10\n$l:\n");
+	merge(\@v, \@s);
+	code("\tsubs\t$rnd, $rnd, #1\n\tb.ne\t$l\n");
+}
+
+# The scalar block's input: state with the counter in $sctr.
+sub scalar_load {
+	code(<<___);
+	ldp	$w[0], $w[1], [$state]
+	ldp	$w[2], $w[3], [$state, #8]
+	ldp	$w[4], $w[5], [$state, #16]
+	ldp	$w[6], $w[7], [$state, #24]
+	ldp	$w[8], $w[9], [$state, #32]
+	ldp	$w[10], $w[11], [$state, #40]
+	mov	$w[12], $sctr
+	ldr	$w[13], [$state, #52]
+	ldp	$w[14], $w[15], [$state, #56]
+___
+}
+
+# Adds the input back, then XORs the block into [$in], writing [$out] (both
+# advance by 64).  Two words per x register: the w writes cleared the
+# upper halves.
+sub scalar_store {
+	my ($in, $out) = @_;
+	my @t = map { w32($_) } @ft;
+	for my $p (0 .. 5) {
+		code("\tldp\t$t[0], $t[1], [$state, #" . 8 * $p . "]\n");
+		code("\tadd\t$w[2 * $p], $w[2 * $p], $t[0]\n\tadd\t$w[2 * $p + 1], $w[2 * $p + 1], $t[1]\n");
+	}
+	code("\tadd\t$w[12], $w[12], $sctr\n\tldr\t$t[0], [$state, #52]\n");
+	code("\tadd\t$w[13], $w[13], $t[0]\n\tldp\t$t[0], $t[1], [$state, #56]\n");
+	code("\tadd\t$w[14], $w[14], $t[0]\n\tadd\t$w[15], $w[15], $t[1]\n");
+	my @x = map { my $r = $_; $r =~ s/^w/x/; $r } @w;
+	code("\tadd\t$x[$_], $x[$_], $x[$_ + 1], lsl #32\n") for map { 2 * $_ } 0 .. 7;
+	for my $p (0 .. 3) {
+		code(<<___);
+	ldp	$ft[0], $ft[1], [$in], #16
+	eor	$ft[0], $ft[0], $x[4 * $p]
+	eor	$ft[1], $ft[1], $x[4 * $p + 2]
+	stp	$ft[0], $ft[1], [$out], #16
+___
+	}
+}
+
+# chacha20_neon, around each block's store: x2 counts the blocks left,
+# this one included.  The block is raw if it is the last (x2 == 1) and
+# last is not NULL, or if first is not NULL (only ever for the first
+# block): then it reads the zero block, writes to first or last, and
+# src/dst stay put; the flags (ne: raw) live across the store.
+sub block_begin {
+	code(<<___);
+	cmp	$nblk, #1
+	ccmp	$last, #0, #4, eq
+	csel	$bdst, $last, $first, ne
+	cmp	$bdst, #0
+	csel	$bsrc, $zero, $src, ne
+	csel	$bdst, $bdst, $dst, ne
+___
+}
+
+sub block_end {
+	code(<<___);
+	csel	$src, $src, $bsrc, ne
+	csel	$dst, $dst, $bdst, ne
+	mov	$first, xzr
+	sub	$nblk, $nblk, #1
+___
+}
+
+sub ld4r_list { my ($r) = @_; return '{' . join(', ', map { "v$_.4s" } $r .. $r + 3) . '}'; }
+
+# The vector input: each state word in all four lanes, counters from $vctr.
+sub neon_load {
+	code("\tmov\t$vptr, $state\n");
+	code("\tld4r\t" . ld4r_list(4 * $_) . ", [$vptr], #16\n") for 0 .. 3;
+	code("\tmov\tv12.16b, $vctr.16b\n");
+}
+
+# Feed-forward, transpose, and the stores of the four blocks (see
+# block_begin); in the tail pass ($partial), an exit to $done once x2 is 0.
+sub neon_store {
+	my ($partial, $done) = @_;
+	code("\tmov\t$vptr, $state\n");
+	my @sets = ([16 .. 19], [23 .. 26], [27 .. 30], [16 .. 19]);
+	for my $g (0 .. 3) {
+		my @s = map { "v$_" } @{$sets[$g]};
+		code("\tld4r\t{" . join(', ', map { "$_.4s" } @s) . "}, [$vptr], #16\n");
+		for my $k (0 .. 3) {
+			my $i = 4 * $g + $k;
+			my $add = $i == 12 ? $vctr : $s[$k];
+			code("\tadd\tv$i.4s, v$i.4s, $add.4s\n");
+		}
+	}
+	for my $g (0 .. 3) {
+		my @r = map { "v" . (4 * $g + $_) } 0 .. 3;
+		my @t = map { "v$_" } ($g % 2 ? (27 .. 30) : (23 .. 26));
+		code(<<___);
+	zip1	$t[0].4s, $r[0].4s, $r[1].4s
+	zip2	$t[1].4s, $r[0].4s, $r[1].4s
+	zip1	$t[2].4s, $r[2].4s, $r[3].4s
+	zip2	$t[3].4s, $r[2].4s, $r[3].4s
+	zip1	$r[0].2d, $t[0].2d, $t[2].2d
+	zip2	$r[1].2d, $t[0].2d, $t[2].2d
+	zip1	$r[2].2d, $t[1].2d, $t[3].2d
+	zip2	$r[3].2d, $t[1].2d, $t[3].2d
+___
+	}
+	# Block j is now v(j), v(4 + j), v(8 + j), v(12 + j).
+	my $in = '{' . join(', ', map { "$_.16b" } @vt) . '}';
+	for my $j (0 .. 3) {
+		code("\tcbz\t$nblk, $done\n") if $partial && $j > 0;
+		block_begin();
+		code("\tld1\t$in, [$bsrc], #64\n");
+		code("\teor\t$vt[$_].16b, $vt[$_].16b, v" . (4 * $_ + $j) . ".16b\n") for 0 .. 3;
+		code("\tst1\t$in, [$bdst], #64\n");
+		block_end();
+	}
+}
+
+# --- chacha20_a64_1 -----------------------------------------------------
+{
+	my $loop = local_label('chacha20_a64_1_loop');
+	function_begin('chacha20_a64_1');
+	code(<<___);
+	stp	x19, x20, [sp, #-48]!
+	stp	x21, x24, [sp, #16]
+	stp	x25, x26, [sp, #32]
+	ldr	$sctr, [$state, #48]
+$loop:
+___
+	scalar_load();
+	round_loop('chacha20_a64_1_rounds', 0, 1);
+	scalar_store($src, $dst);
+	code(<<___);
+	add	$sctr, $sctr, #1
+	subs	$nblk, $nblk, #1
+	b.ne	$loop
+	ldp	x21, x24, [sp, #16]
+	ldp	x25, x26, [sp, #32]
+	ldp	x19, x20, [sp], #48
+	ret
+___
+	function_end('chacha20_a64_1');
+}
+
+# --- chacha20_neon ------------------------------------------------------
+{
+	my $consts = local_label('chacha20_consts');
+	my $loop = local_label('chacha20_neon_loop5');
+	my $tail = local_label('chacha20_neon_tail');
+	my $done = local_label('chacha20_neon_done');
+	function_begin('chacha20_neon');
+	code(<<___);
+	stp	d8, d9, [sp, #-144]!
+	stp	d10, d11, [sp, #16]
+	stp	d12, d13, [sp, #32]
+	stp	d14, d15, [sp, #48]
+	stp	x19, x20, [sp, #64]
+	stp	x21, x22, [sp, #80]
+	stp	x23, x24, [sp, #96]
+	stp	x25, x26, [sp, #112]
+	stp	x27, x28, [sp, #128]
+	mov	$first, x4
+	mov	$last, x5
+	adr	$vptr, $consts
+	ld1	{$vrot8.16b}, [$vptr], #16
+	ld1	{$vstep.4s}, [$vptr], #16
+	mov	$zero, $vptr
+	ldr	w24, [$state, #48]
+	dup	$vctr.4s, w24
+	add	$vctr.4s, $vctr.4s, $vstep.4s
+	add	$sctr, w24, #4
+	movi	$vstep.4s, #5
+	cmp	$nblk, #5
+	b.lo	$tail
+$loop:
+___
+	neon_load();
+	scalar_load();
+	round_loop('chacha20_neon_rounds5', 1, 1);
+	neon_store(0, $done);
+	block_begin();
+	scalar_store($bsrc, $bdst);
+	block_end();
+	code(<<___);
+	add	$sctr, $sctr, #5
+	add	$vctr.4s, $vctr.4s, $vstep.4s
+	cmp	$nblk, #5
+	b.hs	$loop
+$tail:
+	cbz	$nblk, $done
+___
+	neon_load();
+	round_loop('chacha20_neon_rounds4', 1, 0);
+	neon_store(1, $done);
+	code(<<___);
+$done:
+	ldp	d10, d11, [sp, #16]
+	ldp	d12, d13, [sp, #32]
+	ldp	d14, d15, [sp, #48]
+	ldp	x19, x20, [sp, #64]
+	ldp	x21, x22, [sp, #80]
+	ldp	x23, x24, [sp, #96]
+	ldp	x25, x26, [sp, #112]
+	ldp	x27, x28, [sp, #128]
+	ldp	d8, d9, [sp], #144
+	ret
+___
+	function_end('chacha20_neon');
+
+	# tbl index of a left rotation by 8 of each 32-bit lane; lane
+	# numbers; the zero block that raw blocks are XORed with.
+	code(<<___);
+.p2align	4
+$consts:
+	.byte	3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14
+	.long	0, 1, 2, 3
+	.space	64
+___
+}
+
+# --- hchacha20_a64 ------------------------------------------------------
+{
+	my ($out, $nonce, $key) = ('x0', 'x1', 'x2');
+	my $sigma = local_label('hchacha20_sigma');
+	function_begin('hchacha20_a64');
+	code(<<___);
+	stp	x19, x20, [sp, #-48]!
+	stp	x21, x24, [sp, #16]
+	str	x26, [sp, #32]
+	adr	x24, $sigma
+	ldp	$w[0], $w[1], [x24]
+	ldp	$w[2], $w[3], [x24, #8]
+	ldp	$w[4], $w[5], [$key]
+	ldp	$w[6], $w[7], [$key, #8]
+	ldp	$w[8], $w[9], [$key, #16]
+	ldp	$w[10], $w[11], [$key, #24]
+	ldp	$w[12], $w[13], [$nonce]
+	ldp	$w[14], $w[15], [$nonce, #8]
+___
+	round_loop('hchacha20_rounds', 0, 1);
+	code(<<___);
+	stp	$w[0], $w[1], [$out]
+	stp	$w[2], $w[3], [$out, #8]
+	stp	$w[12], $w[13], [$out, #16]
+	stp	$w[14], $w[15], [$out, #24]
+	ldp	x21, x24, [sp, #16]
+	ldr	x26, [sp, #32]
+	ldp	x19, x20, [sp], #48
+	ret
+___
+	function_end('hchacha20_a64');
+	code(<<___);
+.p2align	4
+$sigma:
+	.long	0x61707865, 0x3320646e, 0x79622d32, 0x6b206574	// "expand 32-byte k"
+___
+}
+
 asm_close($file);
