@@ -29,6 +29,8 @@ const OSSL_ITEM zinc_reason_strings[] = {
 	{ ZINC_R_INVALID_MODE, "operation not supported in this mode" },
 	{ ZINC_R_SMALL_ORDER_PEER_KEY, "peer key of small order: the shared secret is all zeros" },
 	{ ZINC_R_INVALID_GROUP, "invalid group name" },
+	{ ZINC_R_SELF_TEST_FAILED,
+	  "known-answer self-test failed even for the portable C: zinc refuses to load" },
 	{ 0, NULL }
 };
 
@@ -68,10 +70,19 @@ static void set_error(const OSSL_CORE_HANDLE *handle, int reason, const char *fm
 void zinc_raise(const struct zinc_provctx *provctx, int reason,
 		const char *file, int line, const char *func)
 {
+	zinc_raise_data(provctx, reason, file, line, func, NULL);
+}
+
+void zinc_raise_data(const struct zinc_provctx *provctx, int reason,
+		     const char *file, int line, const char *func, const char *data)
+{
 	if (provctx == NULL || core_new_error == NULL || core_set_error_debug == NULL ||
 	    core_vset_error == NULL)
 		return;
 	core_new_error(provctx->handle);
 	core_set_error_debug(provctx->handle, file, line, func);
-	set_error(provctx->handle, reason, NULL);
+	if (data != NULL)
+		set_error(provctx->handle, reason, "%s", data);
+	else
+		set_error(provctx->handle, reason, NULL);
 }

@@ -68,15 +68,21 @@ static const OSSL_ALGORITHM *zinc_query(void *provctx, int operation_id, int *no
 	}
 }
 
-/* Written once, at the first load, when the implementations are known. */
-static char buildinfo[512];
+/*
+ * Written once, at the first load, when the implementations are known;
+ * each is followed by the paths that failed their self-test, if any.
+ */
+static char buildinfo[1024];
 
 static void make_buildinfo(void)
 {
 	snprintf(buildinfo, sizeof(buildinfo),
-		 "zinc %s; chacha20: %s; poly1305: %s; blake2s: %s; curve25519: %s; cpu: %s",
-		 PACKAGE_VERSION, chacha20_implementation(), poly1305_implementation(),
-		 blake2s_implementation(), curve25519_implementation(), zinc_cpu_features_string());
+		 "zinc %s; chacha20: %s%s; poly1305: %s%s; blake2s: %s%s; curve25519: %s%s; cpu: %s",
+		 PACKAGE_VERSION, chacha20_implementation(), zinc_selftest_note("chacha20"),
+		 poly1305_implementation(), zinc_selftest_note("poly1305"),
+		 blake2s_implementation(), zinc_selftest_note("blake2s"),
+		 curve25519_implementation(), zinc_selftest_note("curve25519"),
+		 zinc_cpu_features_string());
 }
 
 static const OSSL_PARAM zinc_gettable_params_list[] = {
@@ -106,6 +112,7 @@ static int zinc_get_params(void *vprovctx, OSSL_PARAM params[])
 	p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO);
 	if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, buildinfo))
 		goto bad;
+	/* 1 after a self-test fallback too: the paths kept all passed theirs. */
 	p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS);
 	if (p != NULL && !OSSL_PARAM_set_int(p, 1))
 		goto bad;
@@ -139,6 +146,41 @@ static const OSSL_DISPATCH zinc_dispatch[] = {
 	{ 0, NULL }
 };
 
+/*
+ * A portable C failed its self-test: nothing is left to fall back on.  The
+ * error's text says which, as the core shows no reason string of a
+ * provider that did not load.
+ */
+static void refuse_to_load(const OSSL_CORE_HANDLE *handle)
+{
+	static const struct {
+		const char *name;
+		const char *(*implementation)(void);
+	} primitives[] = {
+		{ "chacha20", chacha20_implementation },
+		{ "poly1305", poly1305_implementation },
+		{ "blake2s", blake2s_implementation },
+		{ "curve25519", curve25519_implementation },
+	};
+	struct zinc_provctx failing = { .handle = handle };
+	const OSSL_ITEM *reason = zinc_reason_strings;
+	const char *sep = ": ";
+	char text[512];
+	size_t i, n;
+
+	while (reason->id != ZINC_R_SELF_TEST_FAILED)
+		reason++;
+	n = (size_t)snprintf(text, sizeof(text), "zinc: %s", (const char *)reason->ptr);
+	for (i = 0; i < sizeof(primitives) / sizeof(primitives[0]) && n < sizeof(text); i++) {
+		if (zinc_selftest_passed(primitives[i].name))
+			continue;
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s: %s failed its self-test",
+				      sep, primitives[i].name, primitives[i].implementation());
+		sep = ", ";
+	}
+	ZINC_RAISE_DATA(&failing, ZINC_R_SELF_TEST_FAILED, text);
+}
+
 /* The module's one exported symbol (declared in <openssl/core.h>). */
 __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 		       const OSSL_DISPATCH **out, void **provctx_out)
@@ -148,6 +190,10 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
 
 	zinc_err_init(in);
 	zinc_init();
+	if (!zinc_selftest_passed(NULL)) {
+		refuse_to_load(handle);
+		return 0;
+	}
 	zinc_report_init();
 	if (!CRYPTO_THREAD_run_once(&once, make_buildinfo))
 		return 0;

@@ -50,7 +50,8 @@ enum zinc_reason {
 	ZINC_R_NULL_ARGUMENT,
 	ZINC_R_INVALID_MODE,
 	ZINC_R_SMALL_ORDER_PEER_KEY,
-	ZINC_R_INVALID_GROUP
+	ZINC_R_INVALID_GROUP,
+	ZINC_R_SELF_TEST_FAILED
 };
 
 /* The reason table handed to the core (zinc_err.c). */
@@ -62,6 +63,14 @@ void zinc_raise(const struct zinc_provctx *provctx, int reason,
 		const char *file, int line, const char *func);
 #define ZINC_RAISE(provctx, reason) \
 	zinc_raise((provctx), (reason), OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC)
+/*
+ * With text after the reason: for OSSL_provider_init's refusal, as the core
+ * takes zinc's reason strings only from a provider that loaded.
+ */
+void zinc_raise_data(const struct zinc_provctx *provctx, int reason,
+		     const char *file, int line, const char *func, const char *data);
+#define ZINC_RAISE_DATA(provctx, reason, data) \
+	zinc_raise_data((provctx), (reason), OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC, (data))
 
 /*
  * ZINC_REPORT (report.c): the first use in a process of each event below,

@@ -23,6 +23,17 @@ void zinc_init(void);
 /* A space-separated list of the CPU features zinc detected and uses. */
 const char *zinc_cpu_features_string(void);
 
+/*
+ * The load-time self-test zinc_init() runs on every path it may choose
+ * (a failing path gives way to the next one).  zinc_selftest_passed(NULL)
+ * is false if even a portable C failed (zinc must not be used), and
+ * zinc_selftest_passed("chacha20") is one primitive's result;
+ * zinc_selftest_note("chacha20") is "" or, to follow the implementation's
+ * name, " (NAME failed its self-test, ...)".
+ */
+bool zinc_selftest_passed(const char *primitive);
+const char *zinc_selftest_note(const char *primitive);
+
 /* Overwrites len bytes at p with zeros in a way the compiler cannot elide. */
 void zinc_memzero(void *p, size_t len);
 

@@ -35,6 +35,14 @@ void zinc_blake2s_choose(unsigned int features);
 void zinc_curve25519_choose(unsigned int features);
 
 /*
+ * The load-time self-test (selftest.c), run by zinc_init() in place of the
+ * four choose calls: each primitive keeps the first path, from the one the
+ * features choose down to the portable C, that passes its known-answer
+ * test.  False if a portable C failed its own (see zinc_selftest_passed()).
+ */
+bool zinc_selftest(unsigned int features);
+
+/*
  * For AEAD starts, on a context with the counter at the Poly1305 key block:
  * stores that keystream block into first, then does chacha20_crypt(ctx,
  * dst, src, len), in one pass where the CPU allows.
