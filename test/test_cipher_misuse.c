@@ -234,16 +234,25 @@ static void test_data_limit(const EVP_CIPHER *dc, const char *name)
 			bail("init");
 		reset_out();
 		ok = d.update(ctx, out, &outl, 64, in, 64) && outl == 64;
-		fails_with(d.update(ctx, out + 64, &outl, SIZE_MAX, in,
-				    (size_t)CHACHA20POLY1305_MAX_DATA - 64 + 1), R_LIMIT,
-			   enc ? "encrypting: an update taking the message one byte past 2^38 - 64"
-			       : "decrypting: an update taking the message one byte past 2^38 - 64",
-			   name);
-		zt_ok(untouched_from(64), "%s: ... and writes nothing", name);
-		fails_with(d.update(ctx, out + 64, &outl, SIZE_MAX, in, SIZE_MAX), R_LIMIT,
-			   enc ? "encrypting: an update of SIZE_MAX bytes"
-			       : "decrypting: an update of SIZE_MAX bytes", name);
-		zt_ok(untouched_from(64), "%s: ... and writes nothing", name);
+		/*
+		 * One update can pass the limit only where size_t holds it;
+		 * a 32-bit length is taken at its word, as by default.
+		 */
+		if ((uint64_t)SIZE_MAX > CHACHA20POLY1305_MAX_DATA) {
+			fails_with(d.update(ctx, out + 64, &outl, SIZE_MAX, in,
+					    (size_t)(CHACHA20POLY1305_MAX_DATA - 64 + 1)), R_LIMIT,
+				   enc ? "encrypting: an update taking the message one byte past 2^38 - 64"
+				       : "decrypting: an update taking the message one byte past 2^38 - 64",
+				   name);
+			zt_ok(untouched_from(64), "%s: ... and writes nothing", name);
+			fails_with(d.update(ctx, out + 64, &outl, SIZE_MAX, in, SIZE_MAX), R_LIMIT,
+				   enc ? "encrypting: an update of SIZE_MAX bytes"
+				       : "decrypting: an update of SIZE_MAX bytes", name);
+			zt_ok(untouched_from(64), "%s: ... and writes nothing", name);
+		} else {
+			zt_skip("%s: %s, a %zu-bit size_t cannot pass the 2^38 - 64 limit in one update",
+				name, dir, sizeof(size_t) * 8);
+		}
 		/* The refused updates changed nothing: the stream goes on as default's. */
 		ok = ok && d.update(ctx, out + 64, &outl, 64, in + 64, 64) && outl == 64 &&
 		     memcmp(out, enc ? ct : pt, 128) == 0;
