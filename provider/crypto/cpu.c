@@ -56,19 +56,23 @@ static unsigned int detect_x86_64(void)
 	return f;
 }
 #elif defined(ZINC_ASM_ARMV4) || defined(ZINC_ASM_ARMV8)
+#if defined(__linux__)
 #include <sys/auxv.h>
+#endif
 
 static unsigned int detect_arm(void)
 {
-	unsigned long hwcap = getauxval(AT_HWCAP);
 	unsigned int f = ZINC_CPU_ARM_ASM;
 
-#if defined(ZINC_ASM_ARMV8)
-	if (hwcap & HWCAP_ASIMD)
+#if defined(__linux__) && defined(ZINC_ASM_ARMV8)
+	if (getauxval(AT_HWCAP) & HWCAP_ASIMD)
 		f |= ZINC_CPU_ARM_NEON;
-#else
-	if (hwcap & HWCAP_ARM_NEON)
+#elif defined(__linux__)
+	if (getauxval(AT_HWCAP) & HWCAP_ARM_NEON)
 		f |= ZINC_CPU_ARM_NEON;
+#elif defined(ZINC_ASM_ARMV8)
+	/* Advanced SIMD is part of the AArch64 ABI of Apple and the BSDs. */
+	f |= ZINC_CPU_ARM_NEON;
 #endif
 	return f;
 }
