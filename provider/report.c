@@ -22,17 +22,14 @@
 #include "zinc/curve25519.h"
 #include "zinc/poly1305.h"
 
-static const struct {
-	const char *name;
-	const char *(*implementation)(void);
-} primitives[] = {
+const struct zinc_primitive zinc_primitives[ZINC_PRIMITIVES] = {
 	{ "chacha20", chacha20_implementation },
 	{ "poly1305", poly1305_implementation },
 	{ "blake2s", blake2s_implementation },
 	{ "curve25519", curve25519_implementation },
 };
 
-/* Bits of primitives[], in its order. */
+/* Bits of zinc_primitives[], in its order. */
 enum { CHACHA20 = 1, POLY1305 = 2, BLAKE2S = 4, CURVE25519 = 8 };
 
 static const struct {
@@ -148,13 +145,13 @@ void zinc_report_first(enum zinc_event ev)
 	snprintf(line, sizeof(line) - 1, "zinc[%ld%s%s]: %s: ", (long)getpid(),
 		 name[0] != '\0' ? " " : "", name, events[ev].what);
 	len = strlen(line);
-	for (size_t i = 0; i < sizeof(primitives) / sizeof(primitives[0]); i++) {
+	for (size_t i = 0; i < ZINC_PRIMITIVES; i++) {
 		if ((events[ev].uses & (1u << i)) == 0)
 			continue;
 		len = append(line, sizeof(line) - 1, len, sep);
-		len = append(line, sizeof(line) - 1, len, primitives[i].name);
+		len = append(line, sizeof(line) - 1, len, zinc_primitives[i].name);
 		len = append(line, sizeof(line) - 1, len, " ");
-		len = append(line, sizeof(line) - 1, len, primitives[i].implementation());
+		len = append(line, sizeof(line) - 1, len, zinc_primitives[i].implementation());
 		sep = ", ";
 	}
 	/* sizeof(line) - 1 above kept room for the newline. */

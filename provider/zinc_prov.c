@@ -153,15 +153,6 @@ static const OSSL_DISPATCH zinc_dispatch[] = {
  */
 static void refuse_to_load(const OSSL_CORE_HANDLE *handle)
 {
-	static const struct {
-		const char *name;
-		const char *(*implementation)(void);
-	} primitives[] = {
-		{ "chacha20", chacha20_implementation },
-		{ "poly1305", poly1305_implementation },
-		{ "blake2s", blake2s_implementation },
-		{ "curve25519", curve25519_implementation },
-	};
 	struct zinc_provctx failing = { .handle = handle };
 	const OSSL_ITEM *reason = zinc_reason_strings;
 	const char *sep = ": ";
@@ -171,11 +162,11 @@ static void refuse_to_load(const OSSL_CORE_HANDLE *handle)
 	while (reason->id != ZINC_R_SELF_TEST_FAILED)
 		reason++;
 	n = (size_t)snprintf(text, sizeof(text), "zinc: %s", (const char *)reason->ptr);
-	for (i = 0; i < sizeof(primitives) / sizeof(primitives[0]) && n < sizeof(text); i++) {
-		if (zinc_selftest_passed(primitives[i].name))
+	for (i = 0; i < ZINC_PRIMITIVES && n < sizeof(text); i++) {
+		if (zinc_selftest_passed(zinc_primitives[i].name))
 			continue;
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s: %s failed its self-test",
-				      sep, primitives[i].name, primitives[i].implementation());
+				      sep, zinc_primitives[i].name, zinc_primitives[i].implementation());
 		sep = ", ";
 	}
 	ZINC_RAISE_DATA(&failing, ZINC_R_SELF_TEST_FAILED, text);

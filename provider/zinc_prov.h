@@ -72,6 +72,14 @@ void zinc_raise_data(const struct zinc_provctx *provctx, int reason,
 #define ZINC_RAISE_DATA(provctx, reason, data) \
 	zinc_raise_data((provctx), (reason), OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC, (data))
 
+/* The four primitives and the implementation each chose (report.c). */
+enum { ZINC_PRIMITIVES = 4 };
+struct zinc_primitive {
+	const char *name;
+	const char *(*implementation)(void);
+};
+extern const struct zinc_primitive zinc_primitives[ZINC_PRIMITIVES];
+
 /*
  * ZINC_REPORT (report.c): the first use in a process of each event below,
  * with the implementations that ran, goes to stderr or to a file.
