@@ -46,20 +46,29 @@ bool xchacha20poly1305_decrypt(uint8_t *dst, const uint8_t *src, size_t src_len,
  * encrypt_update() or decrypt_update() calls, then final() (encryption)
  * or final_verify() (decryption).
  */
-enum { CHACHA20POLY1305_AD_BUFFER = 64 };
+enum {
+	CHACHA20POLY1305_AD_BUFFER = 64,
+	CHACHA20POLY1305_HOLD_MAX = 128
+};
 
 struct chacha20poly1305_ctx {
 	struct chacha20_ctx chacha;
-	struct poly1305_ctx poly;
 	uint64_t ad_len;
 	uint64_t data_len;
 	/*
-	 * Until the first data (or final), short AD waits here and the
-	 * Poly1305 key block is not computed yet, so that one ChaCha20 pass
-	 * yields it together with the first data's keystream.
+	 * Until the first data (or final), AD up to CHACHA20POLY1305_AD_BUFFER
+	 * bytes waits here and the Poly1305 key block is not computed yet, so
+	 * that one ChaCha20 pass yields it together with the first data's
+	 * keystream.  First data up to CHACHA20POLY1305_HOLD_MAX bytes then
+	 * waits here too, its ciphertext after the padded AD (held bytes in
+	 * all), so that final authenticates everything, padded, and the
+	 * lengths block in one Poly1305 call.
 	 */
-	uint8_t ad_buf[CHACHA20POLY1305_AD_BUFFER];
+	uint8_t mac_buf[CHACHA20POLY1305_AD_BUFFER + CHACHA20POLY1305_HOLD_MAX + 16];
+	uint16_t held;
 	bool poly_keyed;
+	/* Last, so that final wipes everything before it in one call. */
+	struct poly1305_ctx poly;
 };
 
 void chacha20poly1305_init(struct chacha20poly1305_ctx *ctx,
