@@ -35,7 +35,7 @@
  *
  * Linux x86_64 only (other systems skip); linked with the primitives only.
  */
-#define _GNU_SOURCE	/* kill, ptrace's requests, under -std=c11 too */
+#include "config.h"	/* _GNU_SOURCE: kill, ptrace's requests, dladdr */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,6 +54,7 @@ int main(void)
 	return 0;
 }
 #else
+#include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
 #include <stddef.h>
@@ -363,7 +364,7 @@ static const struct {
 	size_t nlengths;
 	int variant;
 } classes[] = {
-#define L(a) a, sizeof(a) / sizeof(a[0])
+#define L(a) (a), sizeof(a) / sizeof((a)[0])
 	{ "chacha20", "chacha20", c_chacha20, L(stream_lengths), 0 },
 	{ "hchacha20", "chacha20", c_hchacha20, L(one_length), 0 },
 	{ "poly1305", "poly1305", c_poly1305, L(stream_lengths), 0 },
@@ -402,15 +403,19 @@ struct divergence {
 
 static void describe(uint64_t addr, char *buf, size_t size)
 {
-	/* A PIE's offsets: addr2line -f -e test/test_ct_ptrace OFFSET names them. */
-	extern char __executable_start[];
-	uintptr_t base = (uintptr_t)__executable_start;
+	/*
+	 * The offset in the object holding addr (the child is a fork: same
+	 * mappings): addr2line -f -e OBJECT OFFSET names it.
+	 */
+	Dl_info info;
 
-	if (addr >= base && addr - base < (64u << 20))
-		snprintf(buf, size, "0x%llx (test_ct_ptrace+0x%llx)", (unsigned long long)addr,
-			 (unsigned long long)(addr - base));
+	if (dladdr((void *)(uintptr_t)addr, &info) && info.dli_fname != NULL)
+		snprintf(buf, size, "0x%llx (%s+0x%llx)", (unsigned long long)addr,
+			 strrchr(info.dli_fname, '/') ? strrchr(info.dli_fname, '/') + 1
+						      : info.dli_fname,
+			 (unsigned long long)(addr - (uintptr_t)info.dli_fbase));
 	else
-		snprintf(buf, size, "0x%llx (outside test_ct_ptrace)", (unsigned long long)addr);
+		snprintf(buf, size, "0x%llx (in no loaded object)", (unsigned long long)addr);
 }
 
 /*
