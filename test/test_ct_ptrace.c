@@ -641,6 +641,9 @@ int main(int argc, char **argv)
 		       zinc_cpu_features_string(), chacha20_implementation(),
 		       poly1305_implementation(), blake2s_implementation(),
 		       curve25519_implementation());
+#if defined(__SANITIZE_ADDRESS__)
+		puts("sanitizers: yes");
+#endif
 		return 0;
 	}
 	if (strcmp(mode, "run") != 0 && strcmp(mode, "leaky") != 0 && *mode) {
