@@ -58,19 +58,6 @@ static bool hchacha20_arch(uint8_t out[HCHACHA20_KEY_SIZE],
 	return true;
 }
 
-/* No one-pass byte path: the generic code buffers partial blocks. */
-static bool chacha20_bytes_arch(uint32_t state[16], uint8_t *first, uint8_t *dst,
-				const uint8_t *src, size_t len, uint8_t tail[CHACHA20_BLOCK_SIZE])
-{
-	(void)state;
-	(void)first;
-	(void)dst;
-	(void)src;
-	(void)len;
-	(void)tail;
-	return false;
-}
-
 static const char *chacha20_arch_name(void)
 {
 	if (chacha20_armv7_vector)

@@ -55,6 +55,7 @@ static bool chacha20_arch(uint32_t state[16], uint8_t *dst, const uint8_t *src, 
 	return true;
 }
 
+#define CHACHA20_HAVE_BYTES_ARCH
 /*
  * One pass (see chacha20.c) where NEON is chosen: the key block (first) and
  * the keystream of a partial last block (tail) come out of the NEON passes

@@ -95,6 +95,7 @@ static bool chacha20_arch(uint32_t state[16], uint8_t *dst, const uint8_t *src, 
 	return true;
 }
 
+#define CHACHA20_HAVE_BYTES_ARCH
 /*
  * One pass for what would take several block calls (the AVX-512 F+VL+BW
  * path only; false otherwise, and the caller falls back to block calls).

@@ -19,7 +19,8 @@
  * bytes (any length) of keystream into src, writing dst; if len % 64 != 0
  * it also stores the whole keystream block of the partial last block raw
  * into tail.  It advances state[12] by every block it used; the caller
- * keeps the run within one 2^32 span of state[12].
+ * keeps the run within one 2^32 span of state[12].  Optional: without it
+ * (false) the block calls do the same.
  */
 #if defined(ZINC_ASM_X86_64)
 #include "chacha20-x86_64-glue.c"
@@ -52,6 +53,14 @@ static bool hchacha20_arch(uint8_t out[HCHACHA20_KEY_SIZE],
 	return false;
 }
 
+static const char *chacha20_arch_name(void)
+{
+	return NULL;
+}
+#endif
+
+/* A glue with a one-pass byte path defines CHACHA20_HAVE_BYTES_ARCH. */
+#ifndef CHACHA20_HAVE_BYTES_ARCH
 static bool chacha20_bytes_arch(uint32_t state[16], uint8_t *first, uint8_t *dst,
 				const uint8_t *src, size_t len, uint8_t tail[CHACHA20_BLOCK_SIZE])
 {
@@ -62,11 +71,6 @@ static bool chacha20_bytes_arch(uint32_t state[16], uint8_t *first, uint8_t *dst
 	(void)len;
 	(void)tail;
 	return false;
-}
-
-static const char *chacha20_arch_name(void)
-{
-	return NULL;
 }
 #endif
 
