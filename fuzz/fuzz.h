@@ -20,6 +20,17 @@
 OSSL_LIB_CTX *fz_zinc_ctx(void);
 OSSL_LIB_CTX *fz_default_ctx(void);
 
+/*
+ * name fetched (fetch: EVP_CIPHER_fetch, EVP_MAC_fetch, EVP_MD_fetch) from
+ * zinc into z and from default into d; aborts if either lacks it.
+ */
+#define FZ_FETCH_PAIR(fetch, name, z, d) do {					\
+		(z) = fetch(fz_zinc_ctx(), (name), NULL);			\
+		(d) = fetch(fz_default_ctx(), (name), NULL);			\
+		if ((z) == NULL || (d) == NULL)					\
+			fz_fail("cannot fetch %s", (name));			\
+	} while (0)
+
 /* Reports a disagreement (with OpenSSL's error queue) and aborts. */
 void fz_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 #define FZ_CHECK(cond, ...) do { if (!(cond)) fz_fail(__VA_ARGS__); } while (0)

@@ -21,10 +21,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	zmd = EVP_MD_fetch(fz_zinc_ctx(), "BLAKE2S-256", NULL);
-	dmd = EVP_MD_fetch(fz_default_ctx(), "BLAKE2S-256", NULL);
-	if (zmd == NULL || dmd == NULL)
-		fz_fail("cannot fetch BLAKE2S-256");
+	FZ_FETCH_PAIR(EVP_MD_fetch, "BLAKE2S-256", zmd, dmd);
 	return 0;
 }
 

@@ -20,10 +20,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	zm = EVP_MAC_fetch(fz_zinc_ctx(), "BLAKE2SMAC", NULL);
-	dm = EVP_MAC_fetch(fz_default_ctx(), "BLAKE2SMAC", NULL);
-	if (zm == NULL || dm == NULL)
-		fz_fail("cannot fetch BLAKE2SMAC");
+	FZ_FETCH_PAIR(EVP_MAC_fetch, "BLAKE2SMAC", zm, dm);
 	return 0;
 }
 

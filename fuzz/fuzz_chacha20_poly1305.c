@@ -30,10 +30,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	zc = EVP_CIPHER_fetch(fz_zinc_ctx(), "ChaCha20-Poly1305", NULL);
-	dc = EVP_CIPHER_fetch(fz_default_ctx(), "ChaCha20-Poly1305", NULL);
-	if (zc == NULL || dc == NULL)
-		fz_fail("cannot fetch ChaCha20-Poly1305");
+	FZ_FETCH_PAIR(EVP_CIPHER_fetch, "ChaCha20-Poly1305", zc, dc);
 	return 0;
 }
 

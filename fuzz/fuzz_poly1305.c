@@ -18,10 +18,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	zm = EVP_MAC_fetch(fz_zinc_ctx(), "POLY1305", NULL);
-	dm = EVP_MAC_fetch(fz_default_ctx(), "POLY1305", NULL);
-	if (zm == NULL || dm == NULL)
-		fz_fail("cannot fetch POLY1305");
+	FZ_FETCH_PAIR(EVP_MAC_fetch, "POLY1305", zm, dm);
 	return 0;
 }
 
