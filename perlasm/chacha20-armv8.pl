@@ -302,11 +302,10 @@ ___
 # --- chacha20_a64_1 -----------------------------------------------------
 {
 	my $loop = local_label('chacha20_a64_1_loop');
+	my @saved = qw(x19 x20 x21 x24 x25 x26);
 	function_begin('chacha20_a64_1');
+	code(save_regs(@saved));
 	code(<<___);
-	stp	x19, x20, [sp, #-48]!
-	stp	x21, x24, [sp, #16]
-	stp	x25, x26, [sp, #32]
 	ldr	$sctr, [$state, #48]
 $loop:
 ___
@@ -317,11 +316,8 @@ ___
 	add	$sctr, $sctr, #1
 	subs	$nblk, $nblk, #1
 	b.ne	$loop
-	ldp	x21, x24, [sp, #16]
-	ldp	x25, x26, [sp, #32]
-	ldp	x19, x20, [sp], #48
-	ret
 ___
+	code(restore_regs(@saved) . "\tret\n");
 	function_end('chacha20_a64_1');
 }
 
@@ -331,17 +327,10 @@ ___
 	my $loop = local_label('chacha20_neon_loop5');
 	my $tail = local_label('chacha20_neon_tail');
 	my $done = local_label('chacha20_neon_done');
+	my @saved = ((map { "d$_" } 8 .. 15), (map { "x$_" } 19 .. 28));
 	function_begin('chacha20_neon');
+	code(save_regs(@saved));
 	code(<<___);
-	stp	d8, d9, [sp, #-144]!
-	stp	d10, d11, [sp, #16]
-	stp	d12, d13, [sp, #32]
-	stp	d14, d15, [sp, #48]
-	stp	x19, x20, [sp, #64]
-	stp	x21, x22, [sp, #80]
-	stp	x23, x24, [sp, #96]
-	stp	x25, x26, [sp, #112]
-	stp	x27, x28, [sp, #128]
 	mov	$first, x4
 	mov	$last, x5
 	adr	$vptr, $consts
@@ -375,19 +364,7 @@ ___
 	neon_load();
 	round_loop('chacha20_neon_rounds4', 1, 0);
 	neon_store(1, $done);
-	code(<<___);
-$done:
-	ldp	d10, d11, [sp, #16]
-	ldp	d12, d13, [sp, #32]
-	ldp	d14, d15, [sp, #48]
-	ldp	x19, x20, [sp, #64]
-	ldp	x21, x22, [sp, #80]
-	ldp	x23, x24, [sp, #96]
-	ldp	x25, x26, [sp, #112]
-	ldp	x27, x28, [sp, #128]
-	ldp	d8, d9, [sp], #144
-	ret
-___
+	code("$done:\n" . restore_regs(@saved) . "\tret\n");
 	function_end('chacha20_neon');
 
 	# tbl index of a left rotation by 8 of each 32-bit lane; lane
@@ -405,11 +382,10 @@ ___
 {
 	my ($out, $nonce, $key) = ('x0', 'x1', 'x2');
 	my $sigma = local_label('hchacha20_sigma');
+	my @saved = qw(x19 x20 x21 x24 x26);
 	function_begin('hchacha20_a64');
+	code(save_regs(@saved));
 	code(<<___);
-	stp	x19, x20, [sp, #-48]!
-	stp	x21, x24, [sp, #16]
-	str	x26, [sp, #32]
 	adr	x24, $sigma
 	ldp	$w[0], $w[1], [x24]
 	ldp	$w[2], $w[3], [x24, #8]
@@ -426,11 +402,8 @@ ___
 	stp	$w[2], $w[3], [$out, #8]
 	stp	$w[12], $w[13], [$out, #16]
 	stp	$w[14], $w[15], [$out, #24]
-	ldp	x21, x24, [sp, #16]
-	ldr	x26, [sp, #32]
-	ldp	x19, x20, [sp], #48
-	ret
 ___
+	code(restore_regs(@saved) . "\tret\n");
 	function_end('hchacha20_a64');
 	code(<<___);
 .p2align	4

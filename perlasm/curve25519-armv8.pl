@@ -335,15 +335,11 @@ sub fsq_n {
 
 # --- zinc_x25519_ladder_armv8 ----------------------------------------------
 
+my @ladder_saved = ('x29', 'x30', map { "x$_" } 19 .. 28);
 function_begin("zinc_x25519_ladder_armv8");
+code(save_regs(@ladder_saved));
 code(<<___);
-	stp	x29, x30, [sp, #-96]!
 	mov	x29, sp
-	stp	x19, x20, [sp, #16]
-	stp	x21, x22, [sp, #32]
-	stp	x23, x24, [sp, #48]
-	stp	x25, x26, [sp, #64]
-	stp	x27, x28, [sp, #80]
 	sub	sp, sp, #$frame
 	add	$base, sp, #512
 	mov	$k38, #38
@@ -472,14 +468,8 @@ ___
 code(join('', map { "\tmov\tx$_, #0\n" } 1 .. 17));
 code(<<___);
 	add	sp, sp, #$frame
-	ldp	x19, x20, [sp, #16]
-	ldp	x21, x22, [sp, #32]
-	ldp	x23, x24, [sp, #48]
-	ldp	x25, x26, [sp, #64]
-	ldp	x27, x28, [sp, #80]
-	ldp	x29, x30, [sp], #96
-	ret
 ___
+code(restore_regs(@ladder_saved) . "\tret\n");
 function_end("zinc_x25519_ladder_armv8");
 
 asm_close($file);

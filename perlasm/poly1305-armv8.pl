@@ -335,11 +335,10 @@ ___
 
 my $neon_loop = local_label('poly1305_neon_loop');
 my $neon_last = local_label('poly1305_neon_last');
+my @neon_saved = map { "d$_" } 8 .. 13;
 function_begin('zinc_poly1305_blocks_neon');
+code(save_regs(@neon_saved));
 code(<<___);
-	stp	d8, d9, [sp, #-48]!
-	stp	d10, d11, [sp, #16]
-	stp	d12, d13, [sp, #32]
 	movi	$m64.2d, #-1
 	ushr	$m32.4s, $m64.4s, #6
 	ushr	$m64.2d, $m64.2d, #38
@@ -371,10 +370,8 @@ multiply();
 # A + B, then carry fully in the integer registers and repack in radix 2^64.
 code("\taddp\t" . ($D[$_] =~ s/v/d/r) . ", $D[$_].2d\n") for 0..4;
 code("\tfmov\tx" . (10 + $_) . ", " . ($D[$_] =~ s/v/d/r) . "\n") for 0..4;
+code(restore_regs(@neon_saved));
 code(<<___);
-	ldp	d12, d13, [sp, #32]
-	ldp	d10, d11, [sp, #16]
-	ldp	d8, d9, [sp], #48
 	add	x11, x11, x10, lsr #26
 	and	x10, x10, #0x3ffffff
 	add	x12, x12, x11, lsr #26

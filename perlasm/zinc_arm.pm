@@ -21,7 +21,8 @@ use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT = qw(asm_open asm_close code function_begin function_end local_label symbol);
+our @EXPORT = qw(asm_open asm_close code function_begin function_end local_label symbol
+		 save_regs restore_regs);
 
 my $flavour;
 my $out;
@@ -64,6 +65,27 @@ sub symbol { my ($name) = @_; return $flavour eq 'apple64' ? "_$name" : $name; }
 
 # A label local to the object (not in its symbol table).
 sub local_label { my ($name) = @_; return ($flavour eq 'apple64' ? 'L' : '.L') . $name; }
+
+# AArch64: save_regs pushes the registers named (x or d, 8 bytes each, in
+# pairs) in a frame of their size rounded up to 16 bytes, the first pair
+# at the bottom; restore_regs with the same list reloads them and pops it.
+sub save_regs { return regs_frame(1, @_); }
+sub restore_regs { return regs_frame(0, @_); }
+
+sub regs_frame {
+	my ($save, @regs) = @_;
+	my $size = 8 * (@regs + (@regs & 1));
+	my ($pair, $one) = $save ? ('stp', 'str') : ('ldp', 'ldr');
+	my @lines;
+	for (my $i = 0; $i < @regs; $i += 2) {
+		my $addr = $i ? '[sp, #' . 8 * $i . ']' : $save ? "[sp, #-$size]!" : "[sp], #$size";
+		my $ops = $i < $#regs ? "$pair\t$regs[$i], $regs[$i + 1]" : "$one\t$regs[$i]";
+		push @lines, "\t$ops, $addr\n";
+	}
+	# The pop (the first pair, with the writeback) comes last.
+	push @lines, shift @lines unless $save;
+	return join('', @lines);
+}
 
 # A global function, hidden from other modules: zinc.so exports only
 # OSSL_provider_init.  AArch64 functions start with BTI C (a NOP on cores
