@@ -91,19 +91,14 @@ typedef uint64_t fe[FE_LIMBS];
 
 #define MASK51 ((UINT64_C(1) << 51) - 1)
 
-static uint64_t load_le64(const uint8_t *p)
-{
-	return (uint64_t)zinc_load_le32(p) | (uint64_t)zinc_load_le32(p + 4) << 32;
-}
-
 /* Bit 255 is dropped; a value >= p stays as it is, which is fine mod p. */
 static void fe_frombytes(fe h, const uint8_t s[32])
 {
-	h[0] = load_le64(s) & MASK51;
-	h[1] = (load_le64(s + 6) >> 3) & MASK51;
-	h[2] = (load_le64(s + 12) >> 6) & MASK51;
-	h[3] = (load_le64(s + 19) >> 1) & MASK51;
-	h[4] = (load_le64(s + 24) >> 12) & MASK51;
+	h[0] = zinc_load_le64(s) & MASK51;
+	h[1] = (zinc_load_le64(s + 6) >> 3) & MASK51;
+	h[2] = (zinc_load_le64(s + 12) >> 6) & MASK51;
+	h[3] = (zinc_load_le64(s + 19) >> 1) & MASK51;
+	h[4] = (zinc_load_le64(s + 24) >> 12) & MASK51;
 }
 
 /*

@@ -62,11 +62,6 @@ static const char *poly1305_arch_name(void)
 
 /* --- portable C ---------------------------------------------------------- */
 
-static inline uint64_t load_le64(const uint8_t *p)
-{
-	return (uint64_t)zinc_load_le32(p) | (uint64_t)zinc_load_le32(p + 4) << 32;
-}
-
 #ifdef __SIZEOF_INT128__
 /*
  * Radix 2^44: h and r in three limbs of 44, 44 and 42 bits, products in
@@ -79,8 +74,8 @@ typedef unsigned __int128 u128;
 
 static void poly1305_init_generic(uint64_t *st, const uint8_t key[16])
 {
-	uint64_t t0 = load_le64(key) & UINT64_C(0x0ffffffc0fffffff);
-	uint64_t t1 = load_le64(key + 8) & UINT64_C(0x0ffffffc0ffffffc);
+	uint64_t t0 = zinc_load_le64(key) & UINT64_C(0x0ffffffc0fffffff);
+	uint64_t t1 = zinc_load_le64(key + 8) & UINT64_C(0x0ffffffc0ffffffc);
 
 	st[0] = t0 & M44;
 	st[1] = ((t0 >> 44) | (t1 << 20)) & M44;
@@ -101,8 +96,8 @@ static void poly1305_blocks_generic(uint64_t *st, const uint8_t *in, size_t len,
 	u128 d0, d1, d2;
 
 	while (len >= POLY1305_BLOCK_SIZE) {
-		t0 = load_le64(in);
-		t1 = load_le64(in + 8);
+		t0 = zinc_load_le64(in);
+		t1 = zinc_load_le64(in + 8);
 		h0 += t0 & M44;
 		h1 += ((t0 >> 44) | (t1 << 20)) & M44;
 		h2 += ((t1 >> 24) & M42) | hibit;
