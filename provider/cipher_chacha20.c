@@ -203,10 +203,10 @@ static int zc20_get_ctx_params(void *vctx, OSSL_PARAM params[])
 	struct chacha20_glue *g = vctx;
 	OSSL_PARAM *p;
 
-	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
+	p = zinc_param_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
 	if (p != NULL && !OSSL_PARAM_set_size_t(p, CHACHA20_KEY_SIZE))
 		goto bad;
-	p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
+	p = zinc_param_locate(params, OSSL_CIPHER_PARAM_IVLEN);
 	if (p != NULL && !OSSL_PARAM_set_size_t(p, CHACHA20_IV_SIZE))
 		goto bad;
 	return 1;

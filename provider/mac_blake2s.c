@@ -171,10 +171,10 @@ static int blake2s_mac_get_ctx_params(void *vmac, OSSL_PARAM params[])
 	struct blake2s_mac *mac = vmac;
 	OSSL_PARAM *p;
 
-	p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_SIZE);
+	p = zinc_param_locate(params, OSSL_MAC_PARAM_SIZE);
 	if (p != NULL && !OSSL_PARAM_set_size_t(p, mac->size))
 		goto bad;
-	p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_BLOCK_SIZE);
+	p = zinc_param_locate(params, OSSL_MAC_PARAM_BLOCK_SIZE);
 	if (p != NULL && !OSSL_PARAM_set_size_t(p, BLAKE2S_BLOCK_SIZE))
 		goto bad;
 	return 1;

@@ -173,7 +173,7 @@ static const OSSL_PARAM *poly1305_mac_gettable_params(void *provctx)
 /* No provider context reaches here, so a failure cannot be raised. */
 static int poly1305_mac_get_params(OSSL_PARAM params[])
 {
-	OSSL_PARAM *p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_SIZE);
+	OSSL_PARAM *p = zinc_param_locate(params, OSSL_MAC_PARAM_SIZE);
 
 	return p == NULL || OSSL_PARAM_set_size_t(p, POLY1305_MAC_SIZE);
 }

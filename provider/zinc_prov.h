@@ -118,6 +118,15 @@ static inline bool zinc_name_eq(const char *key, const char *name)
 	return *key == *name;
 }
 
+/* OSSL_PARAM_locate for the per-message paths (a MAC's size at final, an IV length at init). */
+static inline OSSL_PARAM *zinc_param_locate(OSSL_PARAM params[], const char *name)
+{
+	for (; params != NULL && params->key != NULL; params++)
+		if (zinc_name_eq(params->key, name))
+			return params;
+	return NULL;
+}
+
 /* For an algorithm's init: one relaxed load unless there is a line to write. */
 static inline void zinc_report(enum zinc_event ev)
 {
