@@ -41,10 +41,22 @@
 # and z3 anyway).  The step's field operations are ordered so that
 # independent work sits between a result and its use (several per cent
 # faster here than the RFC's order).  Then x2 / z2 by zinc_x25519_divide.
-# The step (about 235 cycles) is bound by throughput, not latency: five
-# multiplications and four squarings at their independent rates (24, 18)
-# plus the additions and the swap add up to it, so interleaving them
-# further gains nothing here.
+# The step (about 235 cycles) is bound by throughput, not by the latency
+# from one step to the next: five multiplications and four squarings at
+# their independent rates (24, 18) plus the additions and the swap add up
+# to it.  Measured (A/B, as in the table below): steps that read fixed
+# inputs instead of the previous step's results gain only 1%; five other
+# orders lose 0.8 to 1.6%;
+# handing a result in registers to the multiplication after it (no store
+# and reload) loses 1 to 4% with the orders that allows; two operations
+# interleaved need more than 15 registers.  Timing-only ablations (wrong
+# results): without the 8-instruction fold_top in the ten reductions the
+# ladder takes 13% less, with those instructions kept but off the
+# dependency chain 4.5% less; squaring by the multiplication costs 8%
+# more.  So instructions and carry-chain latency inside an operation
+# set the pace; the fold is already the shortest sequence found (IMUL
+# for the two LEAs: no change; SHLD: 7% slower), and 121665 E + AA on
+# two carry chains instead of one changed nothing.
 #
 # Division: Bernstein and Yang's constant-time gcd ("safegcd", 2019) with
 # half-delta divsteps and a fixed 600 of them, in 10 batches of 60 on the
@@ -73,13 +85,20 @@
 # dependent 1-cycle adds runs here (3.57 to 3.73 GHz on different runs;
 # no cycle counters; /proc/cpuinfo says a nominal 2.1 GHz).  ZINC_CPU
 # picks the path; "before" is this file with the z^(p-2) inversion and the
-# radix-16 table.
+# radix-16 table, "then" this file before the CMOV in addsub.  "now": the
+# ladders of "then" and of this file renamed, linked into one program and
+# called alternately, 16 calls a batch, 1501 batch pairs: the median of
+# the pairs' time ratios, 0.993 to 0.995 in 6 runs (MULX), 0.994 to
+# 0.995 in 4 (MUL) (an identical pair gives 1.001 to 1.003), times
+# "then"; each run's median batch is 63300 to 66000 cycles (MULX) at 3.5
+# to 3.6 GHz, the adds' rate measured in the same program.  The public
+# key's time did not change (0.996 to 1.001 the same way).
 #
-#   path (ZINC_CPU)                 X25519(k, u)      public key X25519(k, 9)
-#                                   before   now      before   now
-#   portable C, radix 2^51 (none)   145000  143000    146000  143000 (ladder)
-#   MUL (ssse3)                      84000   77500     28000   21200
-#   MULX/ADX (ssse3,avx,avx2,bmi2,adx) 68000 63400     23500   17500
+#   path (ZINC_CPU)                 X25519(k, u)            public key X25519(k, 9)
+#                                   before   then    now    before   now
+#   portable C, radix 2^51 (none)   145000  143000          146000  143000 (ladder)
+#   MUL (ssse3)                      84000   77500   77100   28000   21200
+#   MULX/ADX (ssse3,avx,avx2,bmi2,adx) 68000 63400   63100   23500   17500
 #   zinc_x25519_divide (any)                 3800
 # MULX field operations, cycles of latency / per operation when four are
 # independent: multiplication 34 / 24, squaring 30 / 18.  OpenSSL 3.0's
@@ -447,25 +466,28 @@ ___
 # (borrow) of 2^256 comes back as 38 (is paid back as 38).  A second one
 # needs a sum of 2^257 - 38 or more (b above 2^256 - 38): pass $bounded
 # where that cannot be, as when b is a product (below 2^255 + 2^23) and,
-# for a sum, a below 2^256 + 2^255.
+# for a sum, a below 2^256 + 2^255.  The 38 is a CMOV of a constant
+# loaded before the chain (one cycle after the carry, against two for
+# SBB and AND: about 0.6% faster per ladder); clobbers t0 and rdx.
 sub addsub {
 	my ($op, $x, $b, $bounded) = @_;
 	my ($add, $adc) = $op eq 'add' ? ('addq', 'adcq') : ('subq', 'sbbq');
 	code(<<___);
+	xorl	@{[r32($t0)]}, @{[r32($t0)]}
+	movl	\$38, %edx
 	$add	@{[limb($b, 0)]}, $x->[0]
 	$adc	@{[limb($b, 1)]}, $x->[1]
 	$adc	@{[limb($b, 2)]}, $x->[2]
 	$adc	@{[limb($b, 3)]}, $x->[3]
-	sbbq	$t0, $t0
-	andq	\$38, $t0
+	cmovcq	%rdx, $t0
 	$add	$t0, $x->[0]
 	$adc	\$0, $x->[1]
 	$adc	\$0, $x->[2]
 	$adc	\$0, $x->[3]
 ___
 	code(<<___) unless $bounded;
-	sbbq	$t0, $t0
-	andq	\$38, $t0
+	movl	\$0, @{[r32($t0)]}
+	cmovcq	%rdx, $t0
 	$add	$t0, $x->[0]
 ___
 }
