@@ -25,9 +25,9 @@
 #              registers and each round's four message vectors picked by two
 #              vpermi2d (indices in .rodata) and two extracts, all of which
 #              depend only on the block and run ahead of the rounds.
-#   bmi2       scalar: 15 words in general-purpose registers and one (v11)
-#              used as a memory operand on the stack, the block copied to the
-#              stack so message words are memory operands too, rorx rotates.
+#   bmi2       scalar: 14 words in general-purpose registers, two (v10,
+#              v11) memory operands on the stack, message words memory
+#              operands on the input itself, rorx rotates.
 #
 # One block is one dependency chain of 10 rounds x 4 half-G x 6 ops (add,
 # xor, rotate, add, xor, rotate): nothing in it can run in parallel but the
@@ -40,22 +40,28 @@
 # Zen 5, 2 vCPUs shared with other jobs.  No perf counters: each figure is
 # the best of 200 short timings times the clock, measured in the same run by
 # a chain of 2*10^5 dependent scalar adds (1 cycle each; about 3.7 GHz, not
-# the nominal 2.1 of /proc/cpuinfo); the median of 7 such figures:
+# the nominal 2.1 of /proc/cpuinfo); the median of 7 such figures, and of
+# that the median over 5 processes (9 for bmi2):
 #
 #   path                  16 KB    64 B
-#   portable C (gcc -O2)  5.07     5.81
-#   ssse3                 9.49    10.84
-#   avx512vl              7.61     8.55
-#   bmi2                  4.21     5.46
+#   portable C (gcc -O2)  5.07     5.61
+#   ssse3                 9.50    10.68
+#   avx512vl              7.60     8.43
+#   bmi2                  4.02     4.93
 #   (OpenSSL 3.0.19 default, EVP: 4.84 cpb at 16 KB)
 #
 # The vector figures are what the chain predicts: 240 ops x 2 cycles = 480
 # cycles a block with vprord (487 measured), more with SSSE3's two-step
-# rotates; the scalar floor is 240 cycles (3.75 cpb) and the bmi2 path
-# takes 269.  So on this CPU only the scalar path beats the portable C and
-# the glue prefers it wherever BMI2 is; the row paths serve CPUs without
-# BMI2 (where vector ops typically take 1 cycle) and are tested here under
-# ZINC_CPU masks without bmi2.
+# rotates.  The scalar chain is 240 cycles (3.75 cpb), but a block is also
+# 1120 scalar ALU ops (28 a half step) and this CPU sustains about 4.5 of
+# them a cycle on such code (six independent add chains reach 4.7): the ten
+# rounds alone, looped in registers, take ~250 cycles, ~244 without the
+# message adds, and the bmi2 path takes 257 a block (270, 4.22 cpb, when
+# it copied the block to the stack and ran the quads step by step: see the
+# scalar path below).  So on this CPU only the scalar path beats the
+# portable C and the glue prefers it wherever BMI2 is; the row paths serve
+# CPUs without BMI2 (where vector ops typically take 1 cycle) and are
+# tested here under ZINC_CPU masks without bmi2.
 use strict;
 use warnings;
 use zinc_x86_64;
@@ -78,12 +84,11 @@ my ($mlo, $mhi) = ('%ymm17', '%ymm18');		# avx512: the 16 message words
 # avx512: a round's message vectors 0..3 are the halves of $mp0 and $mp1
 my ($mp0, $mp1, $mx1, $mx3) = ('%ymm13', '%ymm15', '%xmm14', '%xmm16');
 
-# Scalar path (bmi2): v0..v15 in these registers in order, except v11 at
-# 96(%rsp).  Frame: 0 state, 8 block, 16 nblocks, 24 inc, 32..95 the block.
+# Scalar path (bmi2): v0..v15 in these registers in order, except v10
+# and v11 on the stack; %r15 points at the block.
 my @gpr = qw(%eax %ebx %ecx %edx %esi %edi %ebp %r8d %r9d %r10d %r11d
-	     %r12d %r13d %r14d %r15d);
-my $gspill = 11;
-my $gframe = 104;
+	     %r12d %r13d %r14d);
+my $gin = '%r15';
 
 my @iv = (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
 	  0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19);
@@ -251,32 +256,50 @@ sub row_path {
 
 # --- the scalar path: bmi2 --------------------------------------------------
 #
-# 16 words and 15 registers: v11, a c word, stays on the stack and is a
-# memory operand of "c += d" and "b ^= c" (measured here: faster than
-# taking turns with another word in one register).  The block is copied to
-# the stack, so message words are memory operands and no register holds a
-# pointer during the rounds.
+# 16 words, 15 registers, and one of them (%r15) holds the block pointer:
+# message words are memory operands on the input itself.  Two c words, v10
+# and v11, live on the stack as memory operands of "c += d" and "b ^= c".
+# Measured here (A/B at the same code address, medians of alternated
+# runs): copying the block to the stack instead, to keep a register for
+# v10, cost ~10 cycles a block, the first rounds' loads waiting on the
+# copy; the spills cost nothing measurable (Zen 5 forwards these stack
+# stores to the loads without delay: an experiment with v11 in %esp, no
+# spill at all, was no faster), nor did which c words are spilled.
+# Frame: 0 state, 8 end of input, 16 inc, 24 t, 32 f ^ IV[6..7], 40..71 h
+# at the start of the block, 72 v10, 76 v11.
 sub g64 { my ($r) = @_; $r =~ s/^%e(..)$/%r$1/ or $r =~ s/d$//; return $r; }
+
+my $gframe = 80;
 
 sub bmi2_words {
 	my @w;
-	my $k = 0;
-	for my $i (0 .. 15) { $w[$i] = $i == $gspill ? '96(%rsp)' : $gpr[$k++]; }
+	my @r = @gpr;
+	for my $i (0 .. 15) {
+		$w[$i] = $i == 10 ? '72(%rsp)' : $i == 11 ? '76(%rsp)' : shift @r;
+	}
 	return @w;
 }
 
-# Half of G on four (a, b, c, d) quads, step by step across the quads
-# (the order within a step measured no different here).
+# Half of G on four (a, b, c, d) quads.  a += m first, for all four: a is
+# ready long before b.  Then the six steps of the chain as a wavefront,
+# quad j one step behind quad j - 1.  Measured here: ~2% faster a block
+# than step by step across the quads, ~1% faster than quad after quad; a
+# lag of two or three steps, the quads in another order, each a += m
+# moved next to its quad or into the previous half, and one wavefront
+# running across halves were no faster.
 sub g_half {
 	my ($x, $quads, $ms, $r1, $r2) = @_;
 	my @q = map { [map { $x->[$_] } @$_] } @$quads;
-	code("\taddl\t" . (32 + 4 * $ms->[$_]) . "(%rsp), $q[$_][0]\n") for 0 .. 3;
-	code("\taddl\t$_->[1], $_->[0]\n") for @q;
-	code("\txorl\t$_->[0], $_->[3]\n") for @q;
-	code("\trorxl\t\$$r1, $_->[3], $_->[3]\n") for @q;
-	code("\taddl\t$_->[3], $_->[2]\n") for @q;
-	code("\txorl\t$_->[2], $_->[1]\n") for @q;
-	code("\trorxl\t\$$r2, $_->[1], $_->[1]\n") for @q;
+	code("\taddl\t" . (4 * $ms->[$_]) . "($gin), $q[$_][0]\n") for 0 .. 3;
+	for my $t (0 .. 8) {
+		for my $j (0 .. 3) {
+			my ($a, $b, $c, $d) = @{$q[$j]};
+			my $step = $t - $j;
+			next if $step < 0 || $step > 5;
+			code(("\taddl\t$b, $a\n", "\txorl\t$a, $d\n", "\trorxl\t\$$r1, $d, $d\n",
+			      "\taddl\t$d, $c\n", "\txorl\t$c, $b\n", "\trorxl\t\$$r2, $b, $b\n")[$step]);
+		}
+	}
 }
 
 sub blake2s_compress_bmi2 {
@@ -285,28 +308,29 @@ sub blake2s_compress_bmi2 {
 	my $loop = label('gblock');
 	my @col = ([0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]);
 	my @diag = ([0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]);
+	my ($t, $th) = map { g64($x[$_]) } 12, 13;
 	function_begin($name);
 	code(push_callee_saved());
 	code("\tsubq\t\$$gframe, %rsp\n");
 	code("\tmovl\t%ecx, %ecx\n");	# inc is 32 bits: the upper half is not ours
-	code("\tmovq\t$state, 0(%rsp)\n\tmovq\t$block, 8(%rsp)\n\tmovq\t$nblk, 16(%rsp)\n");
-	code("\tmovq\t$inc, 24(%rsp)\n");
-	# h stays in v0..v7 from block to block; %ebp's word last
-	my ($bpw) = grep { $x[$_] eq '%ebp' } 0 .. 7;
-	code("\tmovq\t$state, %rbp\n");
-	code("\tmovl\t" . (4 * $_) . "(%rbp), $x[$_]\n") for (grep { $_ != $bpw } 0 .. 7), $bpw;
-	# v8..v15 are free here: two of them carry pointers
-	my ($p, $q) = map { g64($x[$_]) } 8, 9;
-	code("$loop:\n\tmovq\t0(%rsp), $p\n\tmovq\t24(%rsp), $q\n\taddq\t$q, 32($p)\n");
-	for my $i (12 .. 15) {
-		code("\tmovl\t" . (32 + 4 * ($i - 12)) . "($p), $x[$i]\n");
-		code("\txorl\t\$" . sprintf('0x%08x', $iv[$i - 8]) . ", $x[$i]\n");
-	}
-	code("\tmovq\t8(%rsp), $q\n");
-	my $t = g64($x[10]);
-	code("\tmovq\t" . (8 * $_) . "($q), $t\n\tmovq\t$t, " . (32 + 8 * $_) . "(%rsp)\n")
-		for 0 .. 7;
+	code("\tshlq\t\$6, $nblk\n\taddq\t$block, $nblk\n");
+	code("\tmovq\t$state, 0(%rsp)\n\tmovq\t$nblk, 8(%rsp)\n\tmovq\t$inc, 16(%rsp)\n");
+	code("\tmovq\t$block, $gin\n");
+	code("\tmovq\t32($state), %rax\n\tmovq\t%rax, 24(%rsp)\n");
+	code("\tmovl\t40($state), %eax\n\txorl\t\$" . sprintf('0x%08x', $iv[6]) .
+	     ", %eax\n\tmovl\t%eax, 32(%rsp)\n");
+	code("\tmovl\t44($state), %eax\n\txorl\t\$" . sprintf('0x%08x', $iv[7]) .
+	     ", %eax\n\tmovl\t%eax, 36(%rsp)\n");
+	# h stays in v0..v7 from block to block; %rdi's word last
+	my ($diw) = grep { $x[$_] eq '%edi' } 0 .. 7;
+	code("\tmovl\t" . (4 * $_) . "($state), $x[$_]\n") for (grep { $_ != $diw } 0 .. 7), $diw;
+	code("$loop:\n");
+	# t += inc; v12..v15 = (t, f) ^ IV[4..7]; v8..v11 = IV[0..3]
+	code("\tmovq\t24(%rsp), $t\n\taddq\t16(%rsp), $t\n\tmovq\t$t, 24(%rsp)\n");
+	code("\txorq\tiv_const+16(%rip), $t\n\trorxq\t\$32, $t, $th\n");
+	code("\tmovl\t32(%rsp), $x[14]\n\tmovl\t36(%rsp), $x[15]\n");
 	code("\tmovl\t\$" . sprintf('0x%08x', $iv[$_ - 8]) . ", $x[$_]\n") for 8 .. 11;
+	code("\tmovl\t$x[$_], " . (40 + 4 * $_) . "(%rsp)\n") for 0 .. 7;
 	for my $r (0 .. 9) {
 		my @s = @{$sigma[$r]};
 		g_half(\@x, \@col, [map { $s[2 * $_] } 0 .. 3], 16, 12);
@@ -314,15 +338,18 @@ sub blake2s_compress_bmi2 {
 		g_half(\@x, \@diag, [map { $s[8 + 2 * $_] } 0 .. 3], 16, 12);
 		g_half(\@x, \@diag, [map { $s[9 + 2 * $_] } 0 .. 3], 8, 7);
 	}
-	# h[i] ^= v[i] ^ v[i + 8], kept in v0..v7 for the next block
-	code("\txorl\t$x[$_ + 8], $x[$_]\n") for 0 .. 7;
-	code("\tmovq\t0(%rsp), $p\n");
-	code("\txorl\t" . (4 * $_) . "($p), $x[$_]\n\tmovl\t$x[$_], " . (4 * $_) . "($p)\n")
-		for 0 .. 7;
-	code("\taddq\t\$64, 8(%rsp)\n\tdecq\t16(%rsp)\n\tjnz\t$loop\n");
-	# the words and the block copy held secrets (keyed hashing)
+	# h[i] ^= v[i] ^ v[i + 8], kept in v0..v7 for the next block.  The b
+	# words come last out of the rounds: h[4..7] ^ v[12..15] first.
+	code("\txorl\t" . (40 + 4 * $_) . "(%rsp), $x[$_]\n\txorl\t$x[$_ + 8], $x[$_]\n") for 0 .. 3;
+	code("\txorl\t" . (40 + 4 * $_) . "(%rsp), $x[$_ + 8]\n\txorl\t$x[$_ + 8], $x[$_]\n") for 4 .. 7;
+	code("\taddq\t\$64, $gin\n\tcmpq\t8(%rsp), $gin\n\tjne\t$loop\n");
+	# v8, v9 and v12..v15 are free again
+	my ($p, $q) = map { g64($x[$_]) } 8, 9;
+	code("\tmovq\t0(%rsp), $p\n\tmovq\t24(%rsp), $q\n\tmovq\t$q, 32($p)\n");
+	code("\tmovl\t$x[$_], " . (4 * $_) . "($p)\n") for 0 .. 7;
+	# the words and h held secrets (keyed hashing)
 	code("\txorl\t%eax, %eax\n");
-	code("\tmovq\t%rax, " . (32 + 8 * $_) . "(%rsp)\n") for 0 .. 8;
+	code("\tmovq\t%rax, " . (40 + 8 * $_) . "(%rsp)\n") for 0 .. 4;
 	code("\txorl\t$_, $_\n") for qw(%ecx %edx %esi %edi %r8d %r9d %r10d %r11d);
 	code("\taddq\t\$$gframe, %rsp\n");
 	code(pop_callee_saved());
