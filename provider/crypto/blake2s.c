@@ -153,8 +153,8 @@ void blake2s_init_param(struct blake2s_state *state, size_t outlen,
 	state->outlen = (unsigned int)outlen;
 	if (keylen > 0) {
 		/* The key, zero-padded, is the first block (kept: it may be the last). */
+		memset(state->buf, 0, BLAKE2S_BLOCK_SIZE);
 		memcpy(state->buf, key, keylen);
-		memset(state->buf + keylen, 0, BLAKE2S_BLOCK_SIZE - keylen);
 		state->buflen = BLAKE2S_BLOCK_SIZE;
 	}
 }
