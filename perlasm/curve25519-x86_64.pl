@@ -59,11 +59,30 @@
 # two carry chains instead of one changed nothing.
 #
 # Division: Bernstein and Yang's constant-time gcd ("safegcd", 2019) with
-# half-delta divsteps and a fixed 600 of them, in 10 batches of 60 on the
-# low 64 bits of f and g, the transition matrix packed two entries to a
-# register (see the comment at zinc_x25519_divide).  About 3800 cycles
-# against some 8000 for z^(p-2) by 254 dependent squarings (about 30
-# cycles of latency each here).
+# half-delta divsteps and a fixed 590 of them (Wuille's bound), in 10
+# batches of 59 on the low 64 bits of f and g, the transition matrix
+# packed two entries to a register (see the comment at
+# zinc_x25519_divide).  About 3200 cycles against some 8000 for z^(p-2)
+# by 254 dependent squarings (about 30 cycles of latency each here).
+# Measured as the ladder below (the previous version and this one
+# renamed, alternate batches of 16 calls on random inputs, 2001 batch
+# pairs): 0.850 of the 600-step version in 7 runs out of 7 (0.8495 to
+# 0.8509), of which 590 steps 1.3%, the SHL's flags instead of a TEST per
+# step 3.4%, products by entries made non-negative (no absolute value and
+# negation) 4%, the last batch without g and e 1%, f and g kept unshifted
+# (no SAR on g's chain, 4 cycles of latency a step to 3) 6%.  The
+# divsteps take about 2350 cycles (4.0 a step, bound by the throughput of
+# their 23 instructions: 18 ALU, 5 MOV), the rest about 850, paced by
+# neither the latency from a batch's f, g to the next batch (cut: 0.2%)
+# nor its instruction count (38 fewer a batch: 0.2%).  Did not help: LEA
+# for 2f (one MOV fewer: 0.7% slower), two batches a loop iteration on
+# alternating slots instead of the copies (1.5% slower), the f row last
+# (writing f in place: 0.5% slower), aligning the loop (0), the frame
+# wiped by plain stores instead of REP STOSQ (under 1%, not kept).  Not
+# tried: a MULX update (the update's instruction count does not set its
+# pace); f, u and v packed in one register (a loop of such steps, 11 ALU
+# instructions, takes 4.05 cycles a step with g shifted, and unshifted f
+# would overflow into u).
 #
 # Fixed base: this script computes the table itself (Math::BigInt) at build
 # time: T[i][j-1] = j 1024^i B for i < 26, 1 <= j <= 16, as (y+x, y-x,
@@ -99,7 +118,10 @@
 #   portable C, radix 2^51 (none)   145000  143000          146000  143000 (ladder)
 #   MUL (ssse3)                      84000   77500   77100   28000   21200
 #   MULX/ADX (ssse3,avx,avx2,bmi2,adx) 68000 63400   63100   23500   17500
-#   zinc_x25519_divide (any)                 3800
+#   zinc_x25519_divide (any)                 3800    3200
+# (division "now": 0.850 of "then"; the public key's MULX path then takes
+# 0.981 to 0.989 of its time above (A/B as the division, 5 runs), about
+# 17200 cycles; X25519(k, u) did not measurably change.)
 # MULX field operations, cycles of latency / per operation when four are
 # independent: multiplication 34 / 24, squaring 30 / 18.  OpenSSL 3.0's
 # default provider takes about 94000 for X25519(k, u) and, through EVP,
@@ -580,71 +602,82 @@ ___
 # g = den mod p: if delta > 0 and g is odd, (delta, f, g) <- (1 - delta, g,
 # (g - f) / 2), else (1 + delta, f, (g + (g mod 2) f) / 2).  590 of them
 # take any g in [0, p) to g = 0, f = +-1 (the bound Wuille computed for
-# inputs below 2^256; random inputs need about 530 at most); this runs 10
-# batches of 60 = 600, a fixed count (past the end g stays 0 and f stays
-# put).  A batch runs on the low 64 bits of f and g alone, in registers,
-# in two halves of 30 steps whose transition matrices (u v; q r), scaled
-# by 2^30, are packed two entries to a register, then multiplied into the
-# batch's (|u| + |v|, |q| + |r| <= 2^60).  That matrix then updates the
-# whole f, g (signed, 4 limbs) and d, e, with d den = 2^(60 k) num C f,
-# e den = 2^(60 k) num C g mod p after k batches (C = 2^-600; d = 0,
-# e = num C at the start): d and e stay unsigned residues below 2^256 (no
-# division by 2^60 mod p: C takes it out once, in a multiplication that
-# overlaps the divsteps).  At the end f = +-1, so num / den = +-d.  Every
-# step is the same CMOV sequence whatever the data, unrolled.
+# hddivsteps on inputs below 2^256 with his convex-hull method, tighter
+# than the 2019 paper's; random inputs need about 530 at most); this runs
+# exactly 10 batches of 59, a fixed count (past the end g stays 0 and f
+# stays put).  A batch runs on the low 64 bits of f and g alone (scaled,
+# see divstep), in registers, in halves of 30 and 29 steps whose
+# transition matrices (u v; q r), scaled by 2^30 and 2^29, are packed two
+# entries to a register (the first half's then unpacked to the frame),
+# then multiplied into the batch's (|u| + |v|, |q| + |r| <=
+# 2^59).  That matrix then updates the whole f, g (signed, 4 limbs) and
+# d, e, with d den = 2^(59 k) num C f, e den = 2^(59 k) num C g mod p
+# after k batches (C = 2^-590; d = 0, e = num C at the start): d and e
+# stay unsigned residues below 2^256 (no division by 2^59 mod p: C takes
+# it out once, in a multiplication that overlaps the divsteps).  The
+# entries are stored plus 2^59, so not negative: u f + v g is (u + 2^59) f
+# + (v + 2^59) g - 2^59 (f + g), by MUL with no sign handling, 2^59 (f + g)
+# and 2^59 (d + e) computed once a batch.  The last batch leaves g and e
+# alone (a branch on the count).  At the end f = +-1, so num / den = +-d.
+# Every step is the same CMOV sequence whatever the data, unrolled.
 
-my $HALF = 30;
-my $DIVSTEPS = 2 * $HALF;
+my @HALF = (30, 29);
+my $DIVSTEPS = $HALF[0] + $HALF[1];
 my $BATCHES = 10;
 my $divide_const;	# C as .quad operands, emitted with the table
 
 sub divstep {
-	my ($f, $g, $u, $q, $h, $hn, $t, $gd, $qd, $gs, $qs) = @_;
-	# h = -2 delta: delta > 0 is h < 0.  Differences and sums of the
-	# old values first (SUB clobbers the flags; LEA does not); CMOVZ on g
-	# even keeps g (q) instead of the sum; then t's sign = delta > 0 and
-	# g odd: CMOVS takes the differences and swaps (f, u) <- (g, q).  The
-	# new g and q are in the sums' registers (4 cycles of latency from g
-	# to g; the caller renames).
+	my ($bit, $f, $g, $u, $q, $h, $hn, $t, $gd, $qd, $gs, $qs, $f2) = @_;
+	# Step k (from 0 in the batch, $bit = k + 1) holds g times 2^(k + 1)
+	# (bit k + 1 is g's parity, the bits below are 0) and f times 2^k:
+	# no shift on g's chain (3 cycles of latency from g to g, against 4
+	# with g halved each step), the new g is g + 2f (LEA's scale) or
+	# g - 2f, and the new f is g or 2f.  h = -2 delta: delta > 0
+	# is h < 0.  Differences and sums of the old values first (SUB
+	# clobbers the flags; LEA does not); t = g << (63 - bit) sets ZF for g
+	# even (no TEST), and CMOVZ keeps g (q) instead of the sum; then t &
+	# h's sign = delta > 0 and g odd: CMOVS takes the differences and sets
+	# (f, u) <- (g, q).  The new f, g and q are in f2's and the sums'
+	# registers (the caller renames).  18 ALU instructions and 5 MOVs.
 	code(<<___);
-	movq	$g, $t
-	shlq	\$63, $t
+	movq	$f, $f2
+	addq	$f2, $f2
 	movq	$g, $gd
-	subq	$f, $gd
+	subq	$f2, $gd
 	movq	$q, $qd
 	subq	$u, $qd
 	movq	$h, $hn
 	negq	$hn
-	leaq	($g,$f), $gs
+	leaq	($g,$f,2), $gs
 	leaq	($q,$u), $qs
-	testq	\$1, $g
+	movq	$g, $t
+	shlq	\$@{[63 - $bit]}, $t
 	cmovzq	$g, $gs
 	cmovzq	$q, $qs
 	andq	$h, $t
 	cmovsq	$gd, $gs
 	cmovsq	$qd, $qs
-	cmovsq	$g, $f
+	cmovsq	$g, $f2
 	cmovsq	$q, $u
 	cmovsq	$hn, $h
-	sarq	\$1, $gs
 	addq	$u, $u
 	subq	\$2, $h
 ___
 }
 
-# Half a batch: $HALF divsteps on f, g (low words) with the rows packed,
+# Half a batch: $n divsteps on f, g (low words) with the rows packed,
 # u = (u, v) as u + 2^32 v and q = (q, r) as q + 2^32 r: every operation
-# on them is linear (add, subtract, double, select), and after $HALF <= 30
+# on them is linear (add, subtract, double, select), and after $n <= 30
 # steps |u| + |v| <= 2^30 leaves each half its sign.  Returns the renamed
 # registers.
 sub divsteps_half {
-	my ($f, $g, $u, $q, $h, $hn, @tmp) = @_;
+	my ($k, $n, $f, $g, $u, $q, $h, $hn, @tmp) = @_;
 	code("\tmovl\t\$1, @{[r32($u)]}\n\tmovl\t\$1, @{[r32($q)]}\n\tshlq\t\$32, $q\n");
-	for (1 .. $HALF) {
-		divstep($f, $g, $u, $q, $h, $hn, @tmp);
-		($g, $q, $tmp[3], $tmp[4]) = ($tmp[3], $tmp[4], $g, $q);
+	for my $i ($k .. $k + $n - 1) {
+		divstep($i + 1, $f, $g, $u, $q, $h, $hn, @tmp);
+		($f, $g, $q, $tmp[5], $tmp[3], $tmp[4]) = ($tmp[5], $tmp[3], $tmp[4], $f, $g, $q);
 	}
-	return ($g, $q, @tmp);
+	return ($f, $g, $q, @tmp);
 }
 
 # Unpacks x = a + 2^32 b (|a| < 2^31) into a and b.
@@ -653,19 +686,15 @@ sub unpack_row {
 	code("\tmovslq\t@{[r32($x)]}, $a\n\tmovq\t$x, $b\n\tsubq\t$a, $b\n\tsarq\t\$32, $b\n");
 }
 
-# @$a (5 limbs, two's complement) = or += m x (slot s), m the signed
-# multiplier at $m (|m| <= 2^60), the slot signed (f, g: limb 3 signed) or
-# unsigned (d, e).  |m| times the slot, then negated if m < 0.
+# @$a (5 limbs, two's complement) = or += m x (slot s), m at $m in
+# [0, 2^63), the slot signed (f, g: limb 3 signed, by IMUL) or unsigned
+# (d, e).
 sub smul_acc {
 	my ($a, $s, $m, $add, $signed) = @_;
 	my @p = $add ? ('%r13', '%r14', '%r15', '%rbx', '%rcx') : @$a;
-	my ($am, $sm) = ('%rsi', '%rdi');
+	my $am = '%rsi';
 	code(<<___);
 	movq	$m, $am
-	movq	$am, $sm
-	sarq	\$63, $sm
-	xorq	$sm, $am
-	subq	$sm, $am
 	movq	@{[limb($s, 0)]}, %rax
 	mulq	$am
 	movq	%rax, $p[0]
@@ -681,9 +710,6 @@ ___
 	movq	%rdx, $p[$i + 1]
 ___
 	}
-	code("\txorq\t$sm, $p[$_]\n") for 0 .. 4;
-	code("\tsubq\t$sm, $p[0]\n");
-	code("\tsbbq\t$sm, $p[$_]\n") for 1 .. 4;
 	if ($add) {
 		code("\taddq\t$p[0], $a->[0]\n");
 		code("\tadcq\t$p[$_], $a->[$_]\n") for 1 .. 4;
@@ -719,7 +745,8 @@ ___
 sub divide {
 	my ($name) = @_;
 	$mulx = 0;
-	my $size = frame(qw(f g d e nf ng c mat vars));
+	# fg: f + g; w and wh: 2^59 (d + e), 5 limbs.
+	my $size = frame(qw(f g d e nf ng c mat m1 vars fg w wh));
 	my %var = (out => 0, count => 8, h => 16);
 	my $v = sub { return ($slot{vars} + $var{$_[0]}) . "(%rsp)"; };
 	my @m = map { limb('mat', $_) } 0 .. 3;		# u, v, q, r
@@ -756,22 +783,26 @@ ___
 $top:
 ___
 	my ($f, $g, $u, $q, $h, $hn) = map { "%r$_" } 8 .. 13;
-	my @tmp = ('%rax', '%rbx', '%rcx', '%rdx', '%rsi');
-	my @m1 = ('%r14', '%r15', '%rdi', '%rbp');
+	my @tmp = ('%rax', '%rbx', '%rcx', '%rdx', '%rsi', '%r14');	# t gd qd gs qs f2
+	my @m1 = map { limb('m1', $_) } 0 .. 3;		# the first half's u, v, q, r
 	code(<<___);
 	movq	@{[limb('f', 0)]}, $f
 	movq	@{[limb('g', 0)]}, $g
+	addq	$g, $g
 	movq	@{[$v->('h')]}, $h
 ___
-	($g, $q, @tmp) = divsteps_half($f, $g, $u, $q, $h, $hn, @tmp);
-	unpack_row($u, @m1[0, 1]);
-	unpack_row($q, @m1[2, 3]);
-	($g, $q, @tmp) = divsteps_half($f, $g, $u, $q, $h, $hn, @tmp);
+	($f, $g, $q, @tmp) = divsteps_half(0, $HALF[0], $f, $g, $u, $q, $h, $hn, @tmp);
+	unpack_row($u, '%r15', '%rdi');
+	code("\tmovq\t%r15, $m1[0]\n\tmovq\t%rdi, $m1[1]\n");
+	unpack_row($q, '%r15', '%rdi');
+	code("\tmovq\t%r15, $m1[2]\n\tmovq\t%rdi, $m1[3]\n");
+	($f, $g, $q, @tmp) = divsteps_half($HALF[0], $HALF[1], $f, $g, $u, $q, $h, $hn, @tmp);
 	code("\tmovq\t$h, " . $v->('h') . "\n");
 	# The batch's matrix: the second half's times the first's.
 	my @m2 = ('%rax', '%rbx', '%rcx', '%rdx');
 	unpack_row($u, @m2[0, 1]);
 	unpack_row($q, @m2[2, 3]);
+	code("\tmovabsq\t\$@{[1 << $DIVSTEPS]}, %r10\n");
 	for my $e ([0, 0, 2], [1, 1, 3], [2, 0, 2], [3, 1, 3]) {
 		my ($k, $c0, $c1) = @$e;
 		my $row = $k < 2 ? 0 : 2;
@@ -781,29 +812,57 @@ ___
 	movq	$m2[$row + 1], %r9
 	imulq	$m1[$c1], %r9
 	addq	%r9, %r8
+	addq	%r10, %r8
 	movq	%r8, $m[$k]
 ___
 	}
-	# (f, g) <- (u f + v g, q f + r g) / 2^$DIVSTEPS; (d, e) <- (u d + v e, q d + r e).
+	# (f, g) <- (u f + v g, q f + r g) / 2^$DIVSTEPS; (d, e) <- (u d + v e, q d + r e),
+	# with the entries plus 2^59 (added above): (u f + v g) / 2^59 is
+	# ((u + 2^59) f + (v + 2^59) g) / 2^59 - (f + g), taken mod 2^256 (the
+	# result fits); u d + v e is (u + 2^59) d + (v + 2^59) e - 2^59 (d + e).
 	my @a = map { "%r$_" } 8 .. 12;
+	code("\tmovq\t" . limb('f', $_) . ", $a[$_]\n") for 0 .. 3;
+	code("\taddq\t" . limb('g', 0) . ", $a[0]\n");
+	code("\tadcq\t" . limb('g', $_) . ", $a[$_]\n") for 1 .. 3;
+	code("\tmovq\t$a[$_], " . limb('fg', $_) . "\n") for 0 .. 3;
+	# The last batch skips g and e (not read after it): a branch on the
+	# batch count only.
+	my $skip_g = L();
 	for my $row ([0, 'nf'], [2, 'ng']) {
 		my ($k, $dst) = @$row;
+		code("\tcmpl\t\$1, " . $v->('count') . "\n\tje\t$skip_g\n") if $k;
 		smul_acc(\@a, 'f', $m[$k], 0, 1);
 		smul_acc(\@a, 'g', $m[$k + 1], 1, 1);
 		code("\tshrdq\t\$$DIVSTEPS, $a[$_ + 1], $a[$_]\n") for 0 .. 3;
+		code("\tsubq\t" . limb('fg', 0) . ", $a[0]\n");
+		code("\tsbbq\t" . limb('fg', $_) . ", $a[$_]\n") for 1 .. 3;
 		code("\tmovq\t$a[$_], " . limb($dst, $_) . "\n") for 0 .. 3;
 	}
+	code("$skip_g:\n");
 	for my $i (0 .. 3) {
 		code("\tmovq\t" . limb('nf', $i) . ", %rax\n\tmovq\t%rax, " . limb('f', $i) . "\n");
 		code("\tmovq\t" . limb('ng', $i) . ", %rax\n\tmovq\t%rax, " . limb('g', $i) . "\n");
 	}
+	code("\tmovq\t" . limb('d', $_) . ", $a[$_]\n") for 0 .. 3;
+	code("\txorl\t@{[r32($a[4])]}, @{[r32($a[4])]}\n");
+	code("\taddq\t" . limb('e', 0) . ", $a[0]\n");
+	code("\tadcq\t" . limb('e', $_) . ", $a[$_]\n") for 1 .. 3;
+	code("\tadcq\t\$0, $a[4]\n");
+	code("\tshldq\t\$$DIVSTEPS, $a[$_ - 1], $a[$_]\n") for reverse 1 .. 4;
+	code("\tshlq\t\$$DIVSTEPS, $a[0]\n");
+	code("\tmovq\t$a[$_], " . limb('w', $_) . "\n") for 0 .. 4;
+	my $skip_e = L();
 	for my $row ([0, 'nf'], [2, 'e']) {
 		my ($k, $dst) = @$row;
+		code("\tcmpl\t\$1, " . $v->('count') . "\n\tje\t$skip_e\n") if $k;
 		smul_acc(\@a, 'd', $m[$k], 0, 0);
 		smul_acc(\@a, 'e', $m[$k + 1], 1, 0);
+		code("\tsubq\t" . limb('w', 0) . ", $a[0]\n");
+		code("\tsbbq\t" . limb('w', $_) . ", $a[$_]\n") for 1 .. 4;
 		reduce_signed(\@a);
 		code("\tmovq\t$a[$_], " . limb($dst, $_) . "\n") for 0 .. 3;
 	}
+	code("$skip_e:\n");
 	code("\tmovq\t" . limb('nf', $_) . ", %rax\n\tmovq\t%rax, " . limb('d', $_) . "\n") for 0 .. 3;
 	code("\tdecl\t" . $v->('count') . "\n\tjnz\t$top\n");
 	# out = d or -d as f = 1 or -1: d below 2^255 + 19 (bit 255 folded),
