@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char utf8_v[] = "16";
 	OSSL_PARAM params[5];
 	size_t n = 0;
-	struct fz_mac job = { .params = params, .set_first = flags & 1, .again = flags & 2 };
+	struct fz_mac job = { .set_first = flags & 1, .again = flags & 2 };
 
 	fz_take(&in, key, sizeof(key));
 	fz_take(&in, key2, sizeof(key2));
@@ -73,6 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		job.key = key2;
 		job.keylen = key2len;
 	}
+	job.params = params;
 	job.cut = fz_below(&in, 4096);
 	job.msg = fz_ref(&in, SIZE_MAX, &job.len);
 	fz_mac_compare(zm, dm, &job, &sp);

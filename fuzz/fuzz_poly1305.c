@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t flags = fz_u8(&in), key[48];
 	size_t keylen = flags & 1 ? fz_u8(&in) % sizeof(key) : 32;
 	OSSL_PARAM params[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
-	struct fz_mac job = { .params = params, .set_first = flags & 2, .again = flags & 4 };
+	struct fz_mac job = { .set_first = flags & 2, .again = flags & 4 };
 
 	fz_take(&in, key, sizeof(key));
 	fz_split_init(&sp, &in);
@@ -39,6 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		job.key = key;
 		job.keylen = keylen;
 	}
+	job.params = params;
 	job.cut = fz_below(&in, 4096);
 	job.msg = fz_ref(&in, SIZE_MAX, &job.len);
 	fz_mac_compare(zm, dm, &job, &sp);

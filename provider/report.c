@@ -78,12 +78,12 @@ static const char *report_variable(void)
 static void report_setup(void)
 {
 	const char *value = report_variable();
-	size_t len;
 
 	if (value == NULL || value[0] == '\0')
 		return;
 	if (strcmp(value, "stderr") != 0) {
-		len = strlen(value);
+		const size_t len = strlen(value);
+
 		if (len >= sizeof(report_path)) {
 			fprintf(stderr, "zinc: ZINC_REPORT is too long a path; not reporting\n");
 			return;

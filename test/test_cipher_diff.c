@@ -181,7 +181,7 @@ static void hchacha20_via_default(unsigned char out[32], const unsigned char key
 {
 	static const unsigned char sigma[16] = "expand 32-byte k";
 	unsigned char zero[64] = { 0 }, block[64];
-	int w;
+	size_t w;
 
 	if (!chacha20_run(dc20, key, in, zero, block, 64, SPLIT_ONESHOT))
 		bail("default ChaCha20 failed");
@@ -274,7 +274,7 @@ static void test_chacha20_counter_wrap(void)
 		put_le32(iv, c);
 		if (c == 0xffffffffu)
 			put_le32(iv + 4, 0xffffffffu);	/* and the carry out of that word */
-		bad += !chacha20_case(64 * 20 + zt_rand_below(64), iv);
+		bad += !chacha20_case((size_t)64 * 20 + zt_rand_below(64), iv);
 	}
 	zt_ok(bad == 0, "ChaCha20: counters 0xfffffff0..0xffffffff wrap as default does: %zu bad",
 	      bad);
@@ -345,11 +345,11 @@ static void test_chacha20_reinit(void)
 static void test_chacha20_dup(void)
 {
 	unsigned char key[32], iv[16], in[1000], want[1000], a[1000], b[1000];
-	size_t cut, rest;
 	int i, ok = 1, outl;
 
 	for (i = 0; i < 50 && ok; i++) {
 		EVP_CIPHER_CTX *z = new_ctx(), *copy = new_ctx();
+		size_t cut, rest;
 
 		zt_rand(key, sizeof(key));
 		zt_rand(iv, sizeof(iv));
@@ -499,19 +499,20 @@ static void test_aead_truncated_tags(void)
 	unsigned char key[32], nonce[12], in[100], ct[100], out[100], tag[16], ztag[16], dtag[16];
 	EVP_CIPHER_CTX *z = new_ctx(), *d = new_ctx();
 	size_t n;
-	int outl, ok;
+	int outl, ready, ok;
 
 	zt_rand(key, sizeof(key));
 	zt_rand(nonce, sizeof(nonce));
 	zt_rand(in, sizeof(in));
-	ok = aead_run(daead, 1, key, nonce, NULL, 0, in, ct, sizeof(in), tag, 16, SPLIT_ONESHOT,
-		      SPLIT_ONESHOT) &&
-	     EVP_EncryptInit_ex2(z, zaead, key, nonce, NULL) &&
-	     EVP_EncryptInit_ex2(d, daead, key, nonce, NULL) &&
-	     EVP_EncryptUpdate(z, out, &outl, in, sizeof(in)) &&
-	     EVP_EncryptUpdate(d, out, &outl, in, sizeof(in)) &&
-	     EVP_EncryptFinal_ex(z, out, &outl) && EVP_EncryptFinal_ex(d, out, &outl);
-	for (n = 1; ok && n <= 16; n++) {
+	/* Both checks need ct and tag: they fail if these could not be made. */
+	ready = aead_run(daead, 1, key, nonce, NULL, 0, in, ct, sizeof(in), tag, 16,
+			 SPLIT_ONESHOT, SPLIT_ONESHOT) &&
+		EVP_EncryptInit_ex2(z, zaead, key, nonce, NULL) &&
+		EVP_EncryptInit_ex2(d, daead, key, nonce, NULL) &&
+		EVP_EncryptUpdate(z, out, &outl, in, sizeof(in)) &&
+		EVP_EncryptUpdate(d, out, &outl, in, sizeof(in)) &&
+		EVP_EncryptFinal_ex(z, out, &outl) && EVP_EncryptFinal_ex(d, out, &outl);
+	for (n = 1, ok = ready; ok && n <= 16; n++) {
 		memset(ztag, 0xa5, sizeof(ztag));
 		memset(dtag, 0xa5, sizeof(dtag));
 		ok = EVP_CIPHER_CTX_ctrl(z, EVP_CTRL_AEAD_GET_TAG, (int)n, ztag) == 1 &&
@@ -519,7 +520,7 @@ static void test_aead_truncated_tags(void)
 		     memcmp(ztag, dtag, 16) == 0 && memcmp(ztag, tag, n) == 0;
 	}
 	zt_ok(ok, "ChaCha20-Poly1305: getting the tag's first 1..16 bytes equals default");
-	for (n = 1, ok = 1; ok && n <= 16; n++) {
+	for (n = 1, ok = ready; ok && n <= 16; n++) {
 		int zr, dr;
 
 		ok = aead_run(zaead, 0, key, nonce, NULL, 0, ct, out, sizeof(in), tag, n,
@@ -751,7 +752,7 @@ static void test_tls_chacha20_poly1305(void)
 	for (i = 0; i < 3 * sizeof(lens) / sizeof(lens[0]) + 20; i++) {
 		size_t n = i < 3 * sizeof(lens) / sizeof(lens[0]) ? lens[i / 3]
 								   : zt_rand_below(16385);
-		int inplace = i % 2;
+		int inplace = i % 2 == 1;
 
 		zt_rand(pt, n);
 		memset(zrec, 0xee, n + 64);
@@ -922,7 +923,7 @@ static int same_values(const OSSL_PARAM *list, int (*get_z)(void *, OSSL_PARAM *
 	int ok = 1;
 
 	for (p = list; p->key != NULL; p++) {
-		uint64_t zv = 111, dv = 222;
+		uint64_t zv = 0, dv = 0;
 		OSSL_PARAM zq[2] = { OSSL_PARAM_END, OSSL_PARAM_END }, dq[2];
 		int zr, dr;
 
@@ -938,8 +939,6 @@ static int same_values(const OSSL_PARAM *list, int (*get_z)(void *, OSSL_PARAM *
 		dq[0] = zq[0];
 		dq[0].data = &dv;
 		dq[1] = zq[1];
-		zv = 0;
-		dv = 0;
 		zr = get_z(z, zq);
 		dr = get_d(d, dq);
 		if (zr != dr || zv != dv || !OSSL_PARAM_modified(zq) || !OSSL_PARAM_modified(dq)) {
@@ -964,9 +963,9 @@ static int ctx_get(void *ctx, OSSL_PARAM *p)
 static void test_params_of(EVP_CIPHER *z, EVP_CIPHER *d, const char *name, int x)
 {
 	EVP_CIPHER_CTX *zc = new_ctx(), *dc = new_ctx();
-	unsigned char key[32] = { 0 }, iv[24] = { 0 }, aad[TLS_AAD_LEN] = { 0 };
+	unsigned char key[32] = { 0 }, iv[24] = { 0 };
 	const char *vs = x ? "default's ChaCha20-Poly1305" : "default";
-	int aead = EVP_CIPHER_get_flags(d) & EVP_CIPH_FLAG_AEAD_CIPHER;
+	int aead = (EVP_CIPHER_get_flags(d) & EVP_CIPH_FLAG_AEAD_CIPHER) != 0;
 
 	zt_ok(same_param_list(EVP_CIPHER_gettable_params(z), EVP_CIPHER_gettable_params(d), name),
 	      "%s: algorithm gettable parameters name for name and type as %s", name, vs);
@@ -1000,6 +999,7 @@ static void test_params_of(EVP_CIPHER *z, EVP_CIPHER *d, const char *name, int x
 	if (aead) {
 		OSSL_PARAM tl[2] = { OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG,
 									NULL, 8), OSSL_PARAM_END };
+		unsigned char aad[TLS_AAD_LEN] = { 0 };
 
 		/* "taglen" follows a tag length set without a tag; "tlsaadpad" follows tlsaad. */
 		zt_ok(EVP_CIPHER_CTX_set_params(zc, tl) == EVP_CIPHER_CTX_set_params(dc, tl) &&

@@ -219,7 +219,7 @@ static void test_data_limit(const EVP_CIPHER *dc, const char *name)
 	unsigned char ct[128];
 	struct direct d;
 	size_t outl;
-	int enc, l, ok;
+	int enc, l;
 
 	if (!EVP_EncryptUpdate(ref, ct, &l, pt, 128))
 		bail("default");
@@ -229,6 +229,7 @@ static void test_data_limit(const EVP_CIPHER *dc, const char *name)
 		const char *dir = enc ? "encrypting" : "decrypting";
 		const unsigned char *in = enc ? pt : ct;
 		void *ctx = d.newctx(d.provctx);
+		int ok;
 
 		if (ctx == NULL || !(enc ? d.einit : d.dinit)(ctx, key, 32, iv, 12, NULL))
 			bail("init");
@@ -268,7 +269,6 @@ static void test_chacha20(const EVP_CIPHER *c)
 {
 	EVP_CIPHER_CTX *ctx;
 	unsigned char b[8];
-	char s[8];
 	int outl = 7;
 
 	ctx = ctx_for(c, 1, NULL, NULL);
@@ -292,6 +292,7 @@ static void test_chacha20(const EVP_CIPHER *c)
 	fails_with(set_octets(ctx, OSSL_CIPHER_PARAM_IVLEN, b, sizeof(b)), R_SET,
 		   "setting ivlen as an octet string", "ChaCha20");
 	{
+		char s[8];
 		OSSL_PARAM p[2] = { OSSL_PARAM_construct_utf8_string(OSSL_CIPHER_PARAM_KEYLEN, s,
 								     sizeof(s)), OSSL_PARAM_END };
 

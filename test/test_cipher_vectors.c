@@ -117,7 +117,7 @@ static void hchacha20_via_default(unsigned char out[32], const unsigned char key
 {
 	static const unsigned char sigma[16] = "expand 32-byte k";
 	unsigned char zero[64] = { 0 }, block[64];
-	int w;
+	size_t w;
 
 	if (!chacha20_op(default_chacha20, key, in, zero, 64, block, 64)) {
 		printf("Bail out! default ChaCha20 failed\n");

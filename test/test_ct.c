@@ -20,6 +20,7 @@
  *
  * Linked with the primitives only: no OpenSSL code runs under memcheck.
  */
+#include "config.h"
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -31,14 +32,11 @@
 #include "zinc/curve25519.h"
 #include "zinc/poly1305.h"
 
-#if defined(__has_include)
-#if __has_include(<valgrind/memcheck.h>)
+#ifdef HAVE_VALGRIND_MEMCHECK_H
 #include <valgrind/memcheck.h>
-#define HAVE_MEMCHECK 1
-#endif
 #endif
 
-#ifndef HAVE_MEMCHECK
+#ifndef HAVE_VALGRIND_MEMCHECK_H
 int main(void)
 {
 	puts("1..0 # SKIP built without valgrind/memcheck.h (install valgrind)");
@@ -120,11 +118,12 @@ static unsigned int untainted;
 static void declassify(const void *p, size_t len, bool tainted)
 {
 	static uint8_t vbits[MAXLEN + CHACHA20POLY1305_TAG_SIZE];
-	size_t i;
-	uint8_t any = 0;
 
 	if (tainted && len > 0 && len <= sizeof(vbits) &&
 	    VALGRIND_GET_VBITS(p, vbits, len) == 1) {
+		uint8_t any = 0;
+		size_t i;
+
 		for (i = 0; i < len; i++)
 			any |= vbits[i];
 		if (!any)
@@ -194,11 +193,11 @@ static bool ct_chacha20(void)
 	uint8_t key[CHACHA20_KEY_SIZE], iv[CHACHA20_IV_SIZE];
 	struct chacha20_ctx ctx;
 	bool right = true;
-	size_t i, k, len, cut, off, n;
+	size_t i, k, off, n;
 
 	for (i = 0; i < NLENGTHS; i++) {
-		len = lengths[i];
-		cut = len / 3;
+		const size_t len = lengths[i], cut = len / 3;
+
 		fill_secret(key, sizeof(key));
 		fill(iv, sizeof(iv));
 		fill_secret(b.in, len);
@@ -253,11 +252,11 @@ static bool ct_poly1305(void)
 	uint8_t key[POLY1305_KEY_SIZE], mac[POLY1305_MAC_SIZE], mac2[POLY1305_MAC_SIZE];
 	struct poly1305_ctx ctx;
 	bool right = true;
-	size_t i, k, len, cut, off, n;
+	size_t i, k, off, n;
 
 	for (i = 0; i < NLENGTHS; i++) {
-		len = lengths[i];
-		cut = len / 3 + 1 > len ? len : len / 3 + 1;
+		const size_t len = lengths[i], cut = len / 3 + 1 > len ? len : len / 3 + 1;
+
 		fill_secret(key, sizeof(key));
 		fill_secret(b.in, len);
 
@@ -287,14 +286,14 @@ static bool ct_blake2s(void)
 	uint8_t h[BLAKE2S_HASH_SIZE], h2[BLAKE2S_HASH_SIZE];
 	struct blake2s_state state;
 	bool right = true;
-	size_t i, k, len, cut, keylen, outlen, off, n;
+	size_t i, k, off, n;
 
 	for (i = 0; i < 2 * NLENGTHS; i++) {
-		len = lengths[i / 2];
-		cut = len / 2;
+		const size_t len = lengths[i / 2], cut = len / 2;
 		/* Unkeyed and keyed at each length; key and output lengths vary. */
-		keylen = i % 2 ? 1 + i % BLAKE2S_KEY_SIZE : 0;
-		outlen = BLAKE2S_HASH_SIZE - i % 5;
+		const size_t keylen = i % 2 ? 1 + i % BLAKE2S_KEY_SIZE : 0;
+		const size_t outlen = BLAKE2S_HASH_SIZE - i % 5;
+
 		fill_secret(key, sizeof(key));
 		fill_secret(b.in, len);
 
@@ -364,14 +363,15 @@ static bool ct_aead(bool x)
 	uint8_t key[CHACHA20POLY1305_KEY_SIZE], nonce[XCHACHA20POLY1305_NONCE_SIZE];
 	uint8_t tag[CHACHA20POLY1305_TAG_SIZE];
 	struct chacha20poly1305_ctx ctx;
-	bool right = true, v;
-	size_t i, k, len, ad_len, cut, off, n;
+	bool right = true;
+	size_t i, k, off, n;
 
 	for (i = 0; i < NLENGTHS; i++) {
-		len = lengths[i];
-		cut = len / 2;
+		const size_t len = lengths[i], cut = len / 2;
 		/* AD short enough to wait for the key block, and longer. */
-		ad_len = (i * 13) % sizeof(b.ad);
+		const size_t ad_len = (i * 13) % sizeof(b.ad);
+		bool v;
+
 		fill_secret(key, sizeof(key));
 		fill(nonce, sizeof(nonce));
 		fill(b.plain, len);
@@ -441,10 +441,12 @@ static bool ct_curve25519(void)
 	uint8_t pa[CURVE25519_KEY_SIZE], pb[CURVE25519_KEY_SIZE];
 	uint8_t sa[CURVE25519_KEY_SIZE], sb[CURVE25519_KEY_SIZE];
 	uint8_t u[CURVE25519_KEY_SIZE];
-	bool right = true, va, vb;
+	bool right = true;
 	int i;
 
 	for (i = 0; i < 4; i++) {
+		bool va, vb;
+
 		fill_secret(a, sizeof(a));
 		fill_secret(bb, sizeof(bb));
 		curve25519_clamp_secret(a);
@@ -473,10 +475,11 @@ static bool ct_curve25519(void)
 static bool ct_memeq(void)
 {
 	bool right = true;
-	size_t i, len;
+	size_t i;
 
 	for (i = 0; i < NLENGTHS; i++) {
-		len = lengths[i];
+		const size_t len = lengths[i];
+
 		fill_secret(b.in, len);
 		memcpy(b.back, b.in, len);
 		right &= verdict(zinc_memeq(b.in, b.back, len));

@@ -56,7 +56,7 @@ static struct impl impls[] = {
 };
 #define NIMPLS (sizeof(impls) / sizeof(impls[0]))
 
-static const uint8_t zero[KEY];
+static const uint8_t all_zero[KEY];
 
 static void unhex32(uint8_t out[KEY], const char *hex)
 {
@@ -122,7 +122,7 @@ static int check_against_oracle(const struct impl *im, const uint8_t scalar[KEY]
 		return 0;
 	if (oracle == 1)
 		return ret && memcmp(got, want, KEY) == 0;
-	return oracle == 0 && !ret && memcmp(got, zero, KEY) == 0;
+	return oracle == 0 && !ret && memcmp(got, all_zero, KEY) == 0;
 }
 
 /* --- RFC 7748 ---------------------------------------------------------------- */
@@ -251,12 +251,13 @@ static char *read_file(const char *path)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
-	size_t len = 0, n;
+	size_t len = 0;
 
 	if (f == NULL)
 		return NULL;
 	for (;;) {
 		char *grown = realloc(buf, len + 65536 + 1);
+		size_t n;
 
 		if (grown == NULL) {
 			free(buf);
@@ -342,7 +343,7 @@ static struct wp_case *wycheproof_cases(char *json, size_t *count, long *declare
 					continue;	/* an invalid test would stay incomplete and fail the count */
 				cur.acceptable = strcmp(value, "acceptable") == 0;
 				have |= HAVE_RESULT;
-			} else if (strlen(value) == 2 * KEY) {
+			} else if (strlen(value) == (size_t)2 * KEY) {
 				unhex32(key[1] == 'r' ? cur.priv : key[1] == 'u' ? cur.pub : cur.shared,
 					value);
 				have |= key[1] == 'r' ? HAVE_PRIV : key[1] == 'u' ? HAVE_PUB : HAVE_SHARED;
@@ -375,7 +376,7 @@ static void test_wycheproof(void)
 	/* The oracle on the same file: it derives exactly the non-zero ones. */
 	for (i = 0; i < n; i++) {
 		uint8_t got[KEY];
-		int zero_shared = memcmp(cases[i].shared, zero, KEY) == 0;
+		int zero_shared = memcmp(cases[i].shared, all_zero, KEY) == 0;
 		int r = oracle_x25519(got, cases[i].priv, cases[i].pub);
 
 		zeros += zero_shared;
@@ -397,7 +398,7 @@ static void test_wycheproof(void)
 			memset(got, 0xa5, KEY);
 			ret = impls[j].x25519(got, cases[i].priv, cases[i].pub);
 			if (memcmp(got, cases[i].shared, KEY) != 0 ||
-			    ret != (memcmp(cases[i].shared, zero, KEY) != 0)) {
+			    ret != (memcmp(cases[i].shared, all_zero, KEY) != 0)) {
 				zt_diag("%s: Wycheproof tcId %ld (%s) fails", impls[j].name,
 					cases[i].tc_id, cases[i].acceptable ? "acceptable" : "valid");
 				bad++;

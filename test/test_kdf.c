@@ -19,12 +19,12 @@
 
 #define DIGEST "BLAKE2S-256"
 #define HASH_LEN 32
-#define MAX_OUT (255 * HASH_LEN)	/* HKDF's limit */
+#define MAX_OUT ((size_t)255 * HASH_LEN)	/* HKDF's limit */
 
 /* NULL: the library context's default properties.  Never for the oracle. */
 static const char *forced;
 
-static const char *props_for(OSSL_LIB_CTX *libctx)
+static const char *props_for(const OSSL_LIB_CTX *libctx)
 {
 	return libctx == zt_default_ctx() ? NULL : forced;
 }

@@ -213,10 +213,10 @@ static void random_job(struct job *j, enum alg alg, int first)
 		j->key_as_param = zt_rand_below(4) == 0;
 		j->reuse_key = !first && zt_rand_below(8) == 0;
 		j->size = zt_rand_below(4) == 0 ? 0 : 1 + zt_rand_below(32);
-		j->with_salt = zt_rand_below(2);
+		j->with_salt = zt_rand_below(2) == 1;
 		j->salt_len = zt_rand_below(9);
 		zt_rand(j->salt, j->salt_len);
-		j->with_custom = zt_rand_below(2);
+		j->with_custom = zt_rand_below(2) == 1;
 		j->custom_len = zt_rand_below(9);
 		zt_rand(j->custom, j->custom_len);
 	}

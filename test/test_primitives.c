@@ -117,7 +117,7 @@ static void ossl_hchacha20(uint8_t out[32], const uint8_t nonce[16], const uint8
 {
 	static const uint32_t sigma[4] = { 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574 };
 	uint8_t zero[64] = { 0 }, block[64];
-	int i;
+	size_t i;
 
 	ossl_chacha20(block, zero, 64, key, nonce);
 	for (i = 0; i < 4; i++) {
@@ -300,10 +300,11 @@ static void test_chacha20_kats(void)
 {
 	uint8_t key[32], iv[16], pt[MAXBUF], ct[MAXBUF], got[MAXBUF];
 	struct chacha20_ctx ctx;
-	size_t i, j, len;
+	size_t i, j;
 
 	for (i = 0; i < sizeof(chacha_kats) / sizeof(chacha_kats[0]); i++) {
 		const struct chacha_kat *v = &chacha_kats[i];
+		size_t len;
 
 		unhex_exact(key, 32, v->key);
 		unhex_exact(iv, 16, v->iv);
@@ -340,15 +341,15 @@ static void test_chacha20_counter_carry(void)
 
 	zt_rand(key, sizeof(key));
 	chacha20_init(&ctx, key, iv_a);
-	chacha20_crypt(&ctx, a, zero, 3 * 64);
+	chacha20_crypt(&ctx, a, zero, 192);	/* blocks 0..2 */
 	chacha20_init(&ctx, key, iv_b);
-	chacha20_crypt(&ctx, b, zero, 2 * 64);
+	chacha20_crypt(&ctx, b, zero, 128);
 	zt_mem_eq(a + 64, 64, b, 64, "ChaCha20 counter carry: block 1 from 0xffffffff/(5,6,7) "
 		  "is block 0 from 0/(6,6,7)");
 	zt_mem_eq(a + 128, 64, b + 64, 64, "ChaCha20 counter carry: block 2 is block 1 of "
 		  "counter 0, nonce (6,6,7)");
-	ossl_chacha20(ref, zero, 3 * 64, key, iv_a);
-	zt_mem_eq(a, 3 * 64, ref, 3 * 64, "ChaCha20 counter carry agrees with OpenSSL");
+	ossl_chacha20(ref, zero, 192, key, iv_a);
+	zt_mem_eq(a, 192, ref, 192, "ChaCha20 counter carry agrees with OpenSSL");
 
 	/* Many blocks in one call across the boundary, and odd pieces across it. */
 	memcpy(iv, iv_a, 16);
@@ -603,10 +604,11 @@ static void test_poly1305_kats(void)
 {
 	uint8_t key[32], msg[MAXBUF], tag[16], got[16];
 	struct poly1305_ctx ctx;
-	size_t i, j, len;
+	size_t i, j;
 
 	for (i = 0; i < sizeof(poly_kats) / sizeof(poly_kats[0]); i++) {
 		const struct poly_kat *v = &poly_kats[i];
+		size_t len;
 
 		unhex_exact(key, 32, v->key);
 		unhex_exact(tag, 16, v->tag);
@@ -704,11 +706,12 @@ static void test_poly1305_edges(void)
 /* RFC 7693 Appendix E: deterministic input from a Fibonacci-like sequence. */
 static void selftest_seq(uint8_t *out, size_t len, uint32_t seed)
 {
-	uint32_t a = 0xdead4bad * seed, b = 1, t;
+	uint32_t a = 0xdead4bad * seed, b = 1;
 	size_t i;
 
 	for (i = 0; i < len; i++) {
-		t = a + b;
+		const uint32_t t = a + b;
+
 		a = b;
 		b = t;
 		out[i] = (uint8_t)(t >> 24);
@@ -727,12 +730,14 @@ static void blake2s_selftest(uint8_t grand[32], bool ossl)
 	static const size_t md_len[4] = { 16, 20, 28, 32 };
 	static const size_t in_len[6] = { 0, 3, 64, 65, 255, 1024 };
 	uint8_t in[1024], key[32], all[2 * 6 * (16 + 20 + 28 + 32)];
-	size_t i, j, outlen, inlen, n = 0;
+	size_t i, j, n = 0;
 
 	for (i = 0; i < 4; i++) {
-		outlen = md_len[i];
+		const size_t outlen = md_len[i];
+
 		for (j = 0; j < 6; j++) {
-			inlen = in_len[j];
+			const size_t inlen = in_len[j];
+
 			selftest_seq(in, inlen, (uint32_t)inlen);
 			if (ossl && outlen == 32)
 				ossl_blake2s256(all + n, in, inlen);
@@ -773,11 +778,12 @@ static void blake2_json_one(const char *obj, const char *end, void *arg)
 	uint8_t *key = json_hex(obj, end, "key", &kl);
 	uint8_t *want = json_hex(obj, end, "out", &ol);
 	char *hash = json_string(obj, end, "hash");
-	uint8_t got[32];
 
 	if (in == NULL || key == NULL || want == NULL || hash == NULL || ol != 32 || kl > 32)
 		die("malformed blake2 KAT entry");
 	if (strcmp(hash, "blake2s") == 0) {
+		uint8_t got[32];
+
 		blake2s(got, in, key, 32, il, kl);
 		c->total++;
 		if (memcmp(got, want, 32) != 0 && c->bad++ == 0)
@@ -929,11 +935,12 @@ static void aead_init(bool x, struct chacha20poly1305_ctx *ctx, const uint8_t *k
 static void test_aead_kats(void)
 {
 	uint8_t key[32], nonce[24], ad[64], pt[MAXBUF], want[MAXBUF + 16], got[MAXBUF + 16];
-	size_t i, len, ad_len, nlen;
+	size_t i;
 
 	for (i = 0; i < sizeof(aead_kats) / sizeof(aead_kats[0]); i++) {
 		const struct aead_kat *v = &aead_kats[i];
 		const char *alg = v->x ? "XChaCha20-Poly1305" : "ChaCha20-Poly1305";
+		size_t len, ad_len, nlen;
 
 		unhex_exact(key, 32, v->key);
 		nlen = unhex(nonce, sizeof(nonce), v->nonce);
@@ -1152,13 +1159,14 @@ static void test_streaming(void)
 	uint8_t key[32], iv[24], salt[8], personal[8];
 	int bad_cc = 0, bad_cc_ossl = 0, bad_poly = 0, bad_poly_ossl = 0, bad_b2 = 0;
 	int bad_b2_ossl = 0, bad_aead[2] = { 0, 0 }, bad_aead_ossl[2] = { 0, 0 };
-	size_t len, off, n, ad_len, kl, ol;
+	size_t len, off, n, ad_len;
 	int x;
 
 	for (len = 0; len <= MAXLEN; len++) {
 		struct chacha20_ctx cc;
 		struct poly1305_ctx pc;
 		struct blake2s_state bs;
+		size_t kl, ol;
 
 		zt_rand(msg, len);
 		zt_rand(key, sizeof(key));
@@ -1407,9 +1415,9 @@ static void test_poly1305_asm(void)
 /* 1..70 blocks, each -1, +0 and +1 byte (i < 3 * 70), then 0..63 bytes. */
 static size_t chacha_length(size_t i)
 {
-	if (i < 3 * CHACHA_MAX_BLOCKS)
+	if (i < (size_t)3 * CHACHA_MAX_BLOCKS)
 		return 64 * (i / 3 + 1) + i % 3 - 1;
-	return i - 3 * CHACHA_MAX_BLOCKS;
+	return i - (size_t)3 * CHACHA_MAX_BLOCKS;
 }
 
 #define CHACHA_LENGTHS (3 * CHACHA_MAX_BLOCKS + 64)
@@ -1432,7 +1440,7 @@ static void test_chacha20_asm(void)
 	static uint8_t in[64 * CHACHA_MAX_BLOCKS + 128], out[sizeof(in)];
 	uint8_t key[32], iv[16];
 	long page = sysconf(_SC_PAGESIZE);
-	size_t i, len, off;
+	size_t i;
 	uint8_t *smap, *dmap;
 	int bad, bad_wrap, bad_place;
 
@@ -1440,8 +1448,8 @@ static void test_chacha20_asm(void)
 	zt_rand(iv, 16);
 	zt_rand(in, sizeof(in));
 	for (i = 0, bad = 0, bad_wrap = 0, bad_place = 0; i < CHACHA_LENGTHS; i++) {
-		len = chacha_length(i);
-		off = zt_rand_below(64);
+		const size_t len = chacha_length(i), off = zt_rand_below(64);
+
 		iv[0] = iv[1] = iv[2] = iv[3] = 0;
 		bad += chacha_check(out + off, in + zt_rand_below(64), len, key, iv);
 		/* the counter passes 2^32 inside the call: split and carried */
@@ -1472,7 +1480,8 @@ static void test_chacha20_asm(void)
 	zt_rand(smap, 2 * (size_t)page);
 	memset(iv, 0, 4);
 	for (i = 0, bad = 0; i < CHACHA_LENGTHS; i++) {
-		len = chacha_length(i);
+		const size_t len = chacha_length(i);
+
 		if (len <= 2 * (size_t)page)
 			bad += chacha_check(dmap + 2 * page - len, smap + 2 * page - len, len, key, iv);
 	}
@@ -1573,7 +1582,7 @@ static void b2_ref_compress(uint32_t h[8], const uint8_t blk[64], uint64_t t, bo
 					    { 2, 7, 8, 13 }, { 3, 4, 9, 14 } };
 	static const int rot[4] = { 16, 12, 8, 7 };
 	uint32_t v[16], m[16];
-	int i, r, g, k;
+	size_t i, r, g, k;
 
 	for (i = 0; i < 16; i++)
 		m[i] = (uint32_t)blk[4 * i] | (uint32_t)blk[4 * i + 1] << 8 |
@@ -1654,12 +1663,10 @@ static void test_blake2s_asm(void)
 	static const uint64_t counters[] = {
 		0xffffffc0, 0xffffff80, 0xffffff01, 0xfffffffe, 0x1ffffffc0, 0xffffffffffffff00u,
 	};
-	uint8_t key[32], salt[8], personal[8], got[32], ref[32];
 	long page = sysconf(_SC_PAGESIZE);
-	struct blake2s_state st;
-	size_t i, j, len, off, n, kl, ol;
+	size_t i, j, len;
 	uint8_t *map, *in;
-	int bad = 0, bad_mac = 0;
+	int bad = 0;
 
 	/* Input ending right before an unmapped page: no read past the end. */
 	map = mmap(NULL, 3 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
@@ -1667,8 +1674,14 @@ static void test_blake2s_asm(void)
 	if (map == MAP_FAILED || mprotect(map + 2 * page, (size_t)page, PROT_NONE) != 0) {
 		zt_skip("BLAKE2s guard page: mmap or mprotect failed");
 	} else {
+		int bad_mac = 0;
+
 		zt_rand(map, 2 * (size_t)page);
 		for (i = 0; i < B2_LENGTHS; i++) {
+			uint8_t key[32], salt[8], personal[8], got[32], ref[32];
+			struct blake2s_state st;
+			size_t off, n, kl, ol;
+
 			len = b2_length(i);
 			in = map + 2 * page - len;
 			blake2s(got, in, NULL, 32, len, 0);
@@ -1697,13 +1710,13 @@ static void test_blake2s_asm(void)
 	}
 
 	/* The 64-bit counter t across 2^32 and 2^64 within one call. */
-	in = malloc(64 * 11);	/* the longest case: 10 blocks and a byte */
+	in = malloc((size_t)64 * 11);	/* the longest case: 10 blocks and a byte */
 	if (in == NULL)
 		die("out of memory");
-	zt_rand(in, 64 * 11);
+	zt_rand(in, (size_t)64 * 11);
 	for (bad = 0, i = 0; i < sizeof(counters) / sizeof(counters[0]); i++)
 		for (j = 0; j < 40; j++) {
-			len = j < 20 ? 64 * (j / 2 + 1) + j % 2 : 1 + zt_rand_below(64 * 9);
+			len = j < 20 ? 64 * (j / 2 + 1) + j % 2 : 1 + zt_rand_below((size_t)64 * 9);
 			bad += b2_counter_check(in, len, counters[i]);
 		}
 	zt_ok(bad == 0, "BLAKE2s: counters carried across 2^32 and 2^64 in a call agree with an "

@@ -79,19 +79,19 @@ static void names_join(struct names *names, char *out, size_t outlen)
 enum kind { CIPHER, MAC, DIGEST };
 
 struct algorithm {
-	enum kind kind;
 	const char *name;	/* as zinc registers it */
 	const char *lookup[3];	/* other names it must be fetchable by */
+	enum kind kind;
 	int default_has;	/* OpenSSL's default provider has it too */
 };
 
 static const struct algorithm algorithms[] = {
-	{ CIPHER, "ChaCha20", { "chacha20" }, 1 },
-	{ CIPHER, "ChaCha20-Poly1305", { "chacha20-poly1305" }, 1 },
-	{ CIPHER, "XChaCha20-Poly1305", { "xchacha20-poly1305" }, 0 },
-	{ MAC, "POLY1305", { "poly1305" }, 1 },
-	{ MAC, "BLAKE2SMAC", { "1.3.6.1.4.1.1722.12.2.2", "blake2smac" }, 1 },
-	{ DIGEST, "BLAKE2S-256", { "BLAKE2s256", "1.3.6.1.4.1.1722.12.2.2.8", "blake2s-256" }, 1 },
+	{ "ChaCha20", { "chacha20" }, CIPHER, 1 },
+	{ "ChaCha20-Poly1305", { "chacha20-poly1305" }, CIPHER, 1 },
+	{ "XChaCha20-Poly1305", { "xchacha20-poly1305" }, CIPHER, 0 },
+	{ "POLY1305", { "poly1305" }, MAC, 1 },
+	{ "BLAKE2SMAC", { "1.3.6.1.4.1.1722.12.2.2", "blake2smac" }, MAC, 1 },
+	{ "BLAKE2S-256", { "BLAKE2s256", "1.3.6.1.4.1.1722.12.2.2.8", "blake2s-256" }, DIGEST, 1 },
 };
 
 /* Fetches by name; returns the provider's name (or NULL) and collects the names. */

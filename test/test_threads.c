@@ -134,7 +134,7 @@ static void hchacha20_via_default(EVP_CIPHER *c20, unsigned char out[32])
 
 	if (!cipher(c20, 1, S.key, S.nonce, zero, block, 64, NULL, 0))
 		bail("default ChaCha20 failed");
-	for (int w = 0; w < 8; w++) {
+	for (size_t w = 0; w < 8; w++) {
 		const unsigned char *ks = block + (w < 4 ? 4 * w : 4 * (w + 8));
 		const unsigned char *st = w < 4 ? sigma + 4 * w : S.nonce + 4 * (w - 4);
 		uint32_t v = (uint32_t)(ks[0] | ks[1] << 8 | ks[2] << 16 | (uint32_t)ks[3] << 24) -

@@ -72,6 +72,17 @@ static const char *provider_of(const EVP_PKEY *pk)
 	return pk == NULL ? "none" : OSSL_PROVIDER_get0_name(EVP_PKEY_get0_provider(pk));
 }
 
+static void *xmalloc(size_t len)
+{
+	void *p = malloc(len);
+
+	if (p == NULL) {
+		printf("Bail out! out of memory\n");
+		exit(99);
+	}
+	return p;
+}
+
 static void unhex_to(uint8_t *out, size_t len, const char *hex)
 {
 	size_t n;
@@ -575,6 +586,7 @@ static void test_round_trips(void)
 /* Bytes after the object are left for the caller, as default leaves them. */
 static void test_trailing_and_sequences(void)
 {
+	static const unsigned char more[3] = { 0x30, 0x00, 0x01 };	/* an empty SEQUENCE, a byte */
 	uint8_t priv[KEY];
 	EVP_PKEY *dk, *ec;
 	unsigned char *spki, *pki, *pem_pub, *pem_priv, *ec_pem, *all;
@@ -592,9 +604,9 @@ static void test_trailing_and_sequences(void)
 		goto out;
 
 	/* DER followed by more bytes. */
-	all = malloc(pki_len + 3);
+	all = xmalloc(pki_len + 3);
 	memcpy(all, pki, pki_len);
-	memcpy(all + pki_len, "\x30\x00\x01", 3);
+	memcpy(all + pki_len, more, 3);
 	{
 		EVP_PKEY *z = decode_any(zt_zinc_ctx(), "DER", all, pki_len + 3, &left_z);
 		EVP_PKEY *d = decode_any(zt_default_ctx(), "DER", all, pki_len + 3,
@@ -609,7 +621,7 @@ static void test_trailing_and_sequences(void)
 
 	/* PEM: public, an EC key, private; read one after another. */
 	all_len = pub_len + ec_len + priv_len;
-	all = malloc(all_len);
+	all = xmalloc(all_len);
 	memcpy(all, pem_pub, pub_len);
 	memcpy(all + pub_len, ec_pem, ec_len);
 	memcpy(all + pub_len + ec_len, pem_priv, priv_len);
@@ -1201,7 +1213,7 @@ static void check_mutant(const unsigned char *in, size_t len, struct mutant_stat
 static void mutate_all(const unsigned char *good, size_t len, const char *label)
 {
 	struct mutant_stats st = { 0 };
-	unsigned char *buf = malloc(len + 8);
+	unsigned char *buf = xmalloc(len + 8);
 	char what[160];
 
 	/* The input itself, every truncation, every bit flipped, bytes appended. */

@@ -177,10 +177,11 @@ static void test_import_types(void)
 	};
 	EVP_PKEY_CTX *z = EVP_PKEY_CTX_new_from_name(zt_zinc_ctx(), "X25519", NULL);
 	EVP_PKEY_CTX *d = EVP_PKEY_CTX_new_from_name(zt_default_ctx(), "X25519", NULL);
-	size_t i;
 
 	if (zt_ok(z != NULL && d != NULL && EVP_PKEY_fromdata_init(z) == 1 &&
 		  EVP_PKEY_fromdata_init(d) == 1, "fromdata contexts")) {
+		size_t i;
+
 		for (i = 0; i < sizeof(sel) / sizeof(sel[0]); i++) {
 			char what[64];
 
@@ -212,7 +213,7 @@ static void test_generation(void)
 		OSSL_LIB_CTX *libctx = where[i].ctx();
 		EVP_PKEY *k1 = EVP_PKEY_Q_keygen(libctx, NULL, "X25519");
 		EVP_PKEY *k2 = EVP_PKEY_Q_keygen(libctx, NULL, "X25519");
-		unsigned char p1[KEYLEN], p2[KEYLEN], pub[KEYLEN], want[KEYLEN];
+		unsigned char p1[KEYLEN], p2[KEYLEN], pub[KEYLEN];
 
 		if (!zt_ok(k1 != NULL && k2 != NULL, "%s: X25519 keys generated", where[i].name)) {
 			zt_clear_errors();
@@ -222,6 +223,8 @@ static void test_generation(void)
 		      where[i].name, provider_of(k1));
 		if (zt_ok(get_priv(k1, p1) && get_priv(k2, p2) && get_pub(k1, pub),
 			  "%s: raw keys of generated keys", where[i].name)) {
+			unsigned char want[KEYLEN];
+
 			zt_ok(memcmp(p1, p2, KEYLEN) != 0, "%s: two generated keys differ",
 			      where[i].name);
 			zt_ok(clamped(p1) && clamped(p2), "%s: private keys stored clamped, as default",
@@ -676,21 +679,18 @@ next_free:
 /* Derive's size query, short buffers and missing keys, next to default. */
 static void test_derive_misuse(void)
 {
+	static OSSL_LIB_CTX *(*const where[])(void) = { zt_zinc_ctx, zt_default_ctx };
 	unsigned char priv[KEYLEN], pub[KEYLEN], out[KEYLEN];
-	static const struct {
-		const char *name;
-		OSSL_LIB_CTX *(*ctx)(void);
-	} where[] = { { "zinc", zt_zinc_ctx }, { "default", zt_default_ctx } };
 	int result[2][3];
 	size_t i;
 
 	zt_rand(priv, KEYLEN);
 	default_pub_of(priv, pub);
 	for (i = 0; i < 2; i++) {
-		EVP_PKEY *k = raw_priv(where[i].ctx(), priv);
-		EVP_PKEY *u = raw_pub(where[i].ctx(), pub);
-		EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(where[i].ctx(), k, NULL);
-		EVP_PKEY_CTX *pubctx = EVP_PKEY_CTX_new_from_pkey(where[i].ctx(), u, NULL);
+		EVP_PKEY *k = raw_priv(where[i](), priv);
+		EVP_PKEY *u = raw_pub(where[i](), pub);
+		EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(where[i](), k, NULL);
+		EVP_PKEY_CTX *pubctx = EVP_PKEY_CTX_new_from_pkey(where[i](), u, NULL);
 		size_t len = KEYLEN - 1;
 
 		result[i][0] = ctx != NULL && EVP_PKEY_derive_init(ctx) == 1 &&

@@ -538,7 +538,6 @@ static void x25519_codecs(void)
 	const unsigned char *data;
 	size_t len, i;
 	EVP_PKEY *pkey;
-	OSSL_DECODER_CTX *dctx;
 	OSSL_ENCODER_CTX *ectx;
 	BIO *null;
 	int pass;
@@ -552,6 +551,7 @@ static void x25519_codecs(void)
 
 	for (pass = 0; pass < 2; pass++) {
 		const char *input = pass ? "PEM" : "DER";
+		OSSL_DECODER_CTX *dctx;
 
 		begin();
 		/*

@@ -172,12 +172,14 @@ void blake2s_init_key(struct blake2s_state *state, size_t outlen,
 
 void blake2s_update(struct blake2s_state *state, const uint8_t *in, size_t inlen)
 {
-	size_t fill = BLAKE2S_BLOCK_SIZE - state->buflen, nblocks;
+	size_t fill = BLAKE2S_BLOCK_SIZE - state->buflen;
 
 	if (inlen == 0)
 		return;
 	/* The last block, even a full one, stays buffered for final's f0 flag. */
 	if (inlen > fill) {
+		size_t nblocks;
+
 		memcpy(state->buf + state->buflen, in, fill);
 		blake2s_compress(state, state->buf, 1, BLAKE2S_BLOCK_SIZE);
 		state->buflen = 0;
@@ -196,7 +198,6 @@ void blake2s_update(struct blake2s_state *state, const uint8_t *in, size_t inlen
 
 void blake2s_final(struct blake2s_state *state, uint8_t *out)
 {
-	uint8_t digest[BLAKE2S_HASH_SIZE];
 	size_t i;
 
 	state->f[0] = 0xffffffff;
@@ -207,6 +208,8 @@ void blake2s_final(struct blake2s_state *state, uint8_t *out)
 		for (i = 0; i < 8; i++)
 			zinc_store_le32(out + 4 * i, state->h[i]);
 	} else {
+		uint8_t digest[BLAKE2S_HASH_SIZE];
+
 		for (i = 0; i < 8; i++)
 			zinc_store_le32(digest + 4 * i, state->h[i]);
 		memcpy(out, digest, state->outlen);

@@ -140,14 +140,14 @@ static void data_begin(struct chacha20poly1305_ctx *ctx)
 bool chacha20poly1305_encrypt_update(struct chacha20poly1305_ctx *ctx, uint8_t *dst,
 				     const uint8_t *src, size_t len)
 {
-	uint8_t block0[CHACHA20_BLOCK_SIZE];
-
 	if (!data_fits(ctx, len))
 		return false;
 	if (len == 0)
 		return true;
 	if (!ctx->poly_keyed) {
 		/* The key block and the first data in one pass. */
+		uint8_t block0[CHACHA20_BLOCK_SIZE];
+
 		chacha20_crypt_first(&ctx->chacha, block0, dst, src, len);
 		poly_start_data(ctx, block0, dst, len);
 	} else {
@@ -167,17 +167,17 @@ bool chacha20poly1305_decrypt_update(struct chacha20poly1305_ctx *ctx, uint8_t *
 {
 	const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
 	const bool disjoint = d + len <= s || s + len <= d;
-	uint8_t block0[CHACHA20_BLOCK_SIZE], ciphertext[DECRYPT_COPY_MAX];
 
 	if (!data_fits(ctx, len))
 		return false;
 	if (len == 0)
 		return true;
-	if (!ctx->poly_keyed && (disjoint || len <= sizeof(ciphertext))) {
+	if (!ctx->poly_keyed && (disjoint || len <= DECRYPT_COPY_MAX)) {
 		/*
 		 * Key block and data in one pass, then the MAC over the
 		 * ciphertext: src if the pass leaves it, else a copy.
 		 */
+		uint8_t block0[CHACHA20_BLOCK_SIZE], ciphertext[DECRYPT_COPY_MAX];
 		const uint8_t *mac_in = src;
 
 		if (!disjoint) {

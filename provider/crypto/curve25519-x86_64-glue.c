@@ -67,7 +67,7 @@ static bool curve25519_base_arch(uint8_t pub[CURVE25519_KEY_SIZE],
 {
 	uint8_t k[CURVE25519_KEY_SIZE + 1];
 	int8_t e[X25519_DIGITS];
-	int i, b, carry = 0, v;
+	int i, carry = 0;
 
 	if (x25519_base == NULL)
 		return false;
@@ -75,8 +75,9 @@ static bool curve25519_base_arch(uint8_t pub[CURVE25519_KEY_SIZE],
 	k[CURVE25519_KEY_SIZE] = 0;
 	curve25519_clamp_secret(k);
 	for (i = 0; i < X25519_DIGITS - 1; i++) {
-		b = 5 * i;
-		v = (((k[b >> 3] | k[(b >> 3) + 1] << 8) >> (b & 7)) & 31) + carry;
+		const int b = 5 * i;
+		const int v = (((k[b >> 3] | k[(b >> 3) + 1] << 8) >> (b & 7)) & 31) + carry;
+
 		carry = (v + 16) >> 5;
 		e[i] = (int8_t)(v - (carry << 5));
 	}

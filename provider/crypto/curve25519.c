@@ -86,7 +86,7 @@ static const char *curve25519_arch_name(void)
 #define FE_NAME "radix 2^51"
 #define FE_LIMBS 5
 
-__extension__ typedef unsigned __int128 u128;
+__extension__ typedef __uint128_t u128;
 typedef uint64_t fe[FE_LIMBS];
 
 #define MASK51 ((UINT64_C(1) << 51) - 1)
@@ -223,12 +223,13 @@ static void fe_tobytes(uint8_t s[32], const fe f)
 /* Swaps f and g if bit is 1, leaves them if 0, in the same time either way. */
 static void fe_cswap(fe f, fe g, uint64_t bit)
 {
-	uint64_t mask = 0 - bit, x;
+	uint64_t mask = 0 - bit;
 	int i;
 
 	VALUE_BARRIER(mask);
 	for (i = 0; i < 5; i++) {
-		x = mask & (f[i] ^ g[i]);
+		const uint64_t x = mask & (f[i] ^ g[i]);
+
 		f[i] ^= x;
 		g[i] ^= x;
 	}
@@ -438,12 +439,13 @@ static void fe_tobytes(uint8_t s[32], const fe f)
 
 static void fe_cswap(fe f, fe g, uint32_t bit)
 {
-	uint32_t mask = 0 - bit, x;
+	uint32_t mask = 0 - bit;
 	int i;
 
 	VALUE_BARRIER(mask);
 	for (i = 0; i < FE_LIMBS; i++) {
-		x = mask & (f[i] ^ g[i]);
+		const uint32_t x = mask & (f[i] ^ g[i]);
+
 		f[i] ^= x;
 		g[i] ^= x;
 	}
@@ -519,7 +521,7 @@ static void curve25519_generic(uint8_t out[CURVE25519_KEY_SIZE],
 {
 	uint8_t k[CURVE25519_KEY_SIZE];
 	fe x1, x2, z2, x3, z3, a, aa, b, bb, e, c, d;
-	unsigned int swap = 0, bit;
+	unsigned int swap = 0;
 	int t;
 
 	memcpy(k, scalar, sizeof(k));
@@ -532,7 +534,8 @@ static void curve25519_generic(uint8_t out[CURVE25519_KEY_SIZE],
 
 	/* Bit 255 of the clamped scalar is 0 and bit 254 is 1: 255 steps. */
 	for (t = 254; t >= 0; t--) {
-		bit = (k[t >> 3] >> (t & 7)) & 1;
+		const unsigned int bit = (k[t >> 3] >> (t & 7)) & 1;
+
 		swap ^= bit;
 		fe_cswap(x2, x3, swap);
 		fe_cswap(z2, z3, swap);

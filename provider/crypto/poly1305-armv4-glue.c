@@ -181,7 +181,6 @@ static bool poly1305_blocks_arch(void *opaque, const uint8_t *in, size_t len,
 				 uint32_t padbit)
 {
 	uint64_t *st = opaque;
-	size_t n;
 
 	if (!poly1305_asm)
 		return false;
@@ -191,7 +190,8 @@ static bool poly1305_blocks_arch(void *opaque, const uint8_t *in, size_t len,
 	 */
 	if (poly1305_neon && padbit == 1 &&
 	    len >= (st[ST_POWERS_OK] ? POLY1305_NEON_MIN_CACHED : POLY1305_NEON_MIN)) {
-		n = len & ~(size_t)63;
+		const size_t n = len & ~(size_t)63;
+
 		if (!st[ST_POWERS_OK])
 			poly1305_powers(st);
 		poly1305_to_lanes(st);

@@ -55,7 +55,6 @@ static bool poly1305_blocks_arch(void *opaque, const uint8_t *in, size_t len,
 				 uint32_t padbit)
 {
 	uint64_t *st = opaque;
-	size_t n;
 
 	if (!poly1305_use_asm)
 		return false;
@@ -65,7 +64,8 @@ static bool poly1305_blocks_arch(void *opaque, const uint8_t *in, size_t len,
 	 */
 	if (poly1305_use_neon &&
 	    len >= (st[ST_POWERS_OK] ? POLY1305_NEON_MIN_CACHED : POLY1305_NEON_MIN)) {
-		n = len & ~(size_t)(POLY1305_NEON_UNIT - 1);
+		const size_t n = len & ~(size_t)(POLY1305_NEON_UNIT - 1);
+
 		if (!st[ST_POWERS_OK])
 			zinc_poly1305_powers_neon(st);
 		zinc_poly1305_blocks_neon(st, in, n, padbit);

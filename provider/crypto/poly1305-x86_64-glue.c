@@ -123,7 +123,6 @@ static bool poly1305_blocks_arch(void *opaque, const uint8_t *in, size_t len,
 {
 	const struct poly1305_vector_path *v = poly1305_vector;
 	uint64_t *st = opaque;
-	size_t n;
 
 	if (poly1305_scalar == NULL)
 		return false;
@@ -132,7 +131,8 @@ static bool poly1305_blocks_arch(void *opaque, const uint8_t *in, size_t len,
 	 * length, not a secret, decides).
 	 */
 	if (v != NULL && len >= (st[ST_POWERS_OK] ? v->min_cached : v->min)) {
-		n = len & ~(v->unit - 1);
+		const size_t n = len & ~(v->unit - 1);
+
 		if (!st[ST_POWERS_OK])
 			v->powers(st);
 		v->blocks(st, in, n, padbit);

@@ -92,12 +92,13 @@ static void poly1305_blocks_generic(uint64_t *st, const uint8_t *in, size_t len,
 	/* 2^132 = 4 * 2^130 == 4 * 5 (mod 2^130 - 5) */
 	const uint64_t s1 = r1 * 20, s2 = r2 * 20;
 	const uint64_t hibit = (uint64_t)padbit << 40;
-	uint64_t h0 = st[3], h1 = st[4], h2 = st[5], t0, t1, c;
-	u128 d0, d1, d2;
+	uint64_t h0 = st[3], h1 = st[4], h2 = st[5];
 
 	while (len >= POLY1305_BLOCK_SIZE) {
-		t0 = zinc_load_le64(in);
-		t1 = zinc_load_le64(in + 8);
+		const uint64_t t0 = zinc_load_le64(in), t1 = zinc_load_le64(in + 8);
+		u128 d0, d1, d2;
+		uint64_t c;
+
 		h0 += t0 & M44;
 		h1 += ((t0 >> 44) | (t1 << 20)) & M44;
 		h2 += ((t1 >> 24) & M42) | hibit;
@@ -211,14 +212,12 @@ static void poly1305_blocks_generic(uint64_t *st, const uint8_t *in, size_t len,
 	const uint32_t hibit = padbit << 24;
 	uint32_t h0 = (uint32_t)st[5], h1 = (uint32_t)st[6], h2 = (uint32_t)st[7];
 	uint32_t h3 = (uint32_t)st[8], h4 = (uint32_t)st[9];
-	uint32_t t0, t1, t2, t3;
-	uint64_t d0, d1, d2, d3, d4, c;
 
 	while (len >= POLY1305_BLOCK_SIZE) {
-		t0 = zinc_load_le32(in);
-		t1 = zinc_load_le32(in + 4);
-		t2 = zinc_load_le32(in + 8);
-		t3 = zinc_load_le32(in + 12);
+		const uint32_t t0 = zinc_load_le32(in), t1 = zinc_load_le32(in + 4);
+		const uint32_t t2 = zinc_load_le32(in + 8), t3 = zinc_load_le32(in + 12);
+		uint64_t d0, d1, d2, d3, d4, c;
+
 		h0 += t0 & M26;
 		h1 += ((t0 >> 26) | (t1 << 6)) & M26;
 		h2 += ((t1 >> 20) | (t2 << 12)) & M26;

@@ -339,11 +339,12 @@ static const char blake2s_published[] =
 /* RFC 7693 appendix E's input generator (a Fibonacci sequence, seeded). */
 static void rfc7693_sequence(uint8_t *out, size_t len, uint32_t seed)
 {
-	uint32_t a = 0xdead4badu * seed, b = 1, t;
+	uint32_t a = 0xdead4badu * seed, b = 1;
 	size_t i;
 
 	for (i = 0; i < len; i++) {
-		t = a + b;
+		const uint32_t t = a + b;
+
 		a = b;
 		b = t;
 		out[i] = (uint8_t)(t >> 24);
@@ -601,7 +602,7 @@ static bool test_primitive(const struct primitive *p, unsigned int features,
 			   const struct fault *f, struct result *r)
 {
 	struct sink s = { reference, 0, sizeof(reference), true, f->portable, false };
-	const char *portable, *name;
+	const char *portable;
 	unsigned int tried = 0;
 
 	p->choose(0);
@@ -616,7 +617,8 @@ static bool test_primitive(const struct primitive *p, unsigned int features,
 
 	p->choose(features);
 	for (;;) {
-		name = p->implementation();
+		const char *name = p->implementation();
+
 		if (strcmp(name, portable) == 0) {
 			if (tried >= f->first)
 				return true;
