@@ -213,7 +213,7 @@ static void test_generation(void)
 		OSSL_LIB_CTX *libctx = where[i].ctx();
 		EVP_PKEY *k1 = EVP_PKEY_Q_keygen(libctx, NULL, "X25519");
 		EVP_PKEY *k2 = EVP_PKEY_Q_keygen(libctx, NULL, "X25519");
-		unsigned char p1[KEYLEN], p2[KEYLEN], pub[KEYLEN];
+		unsigned char p1[KEYLEN] = { 0 }, p2[KEYLEN] = { 0 }, pub[KEYLEN];
 
 		if (!zt_ok(k1 != NULL && k2 != NULL, "%s: X25519 keys generated", where[i].name)) {
 			zt_clear_errors();

@@ -13,8 +13,17 @@
 #include <stdio.h>
 #include <openssl/crypto.h>
 
-/* TAP: one "ok"/"not ok" line per check; zt_done() prints the plan. */
-int zt_ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * TAP: one "ok"/"not ok" line per check; zt_done() prints the plan.
+ * zt_ok(cond, fmt, ...) is cond, evaluated once, so that a test may stop on
+ * a failed check; a macro, so that static analysers see that value.
+ */
+void zt_report(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define zt_ok(cond, ...) __extension__ ({				\
+		const int zt_ok_cond_ = (cond);				\
+		zt_report(zt_ok_cond_, __VA_ARGS__);			\
+		zt_ok_cond_;						\
+	})
 void zt_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void zt_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the plan, frees the contexts; returns the exit status. */
