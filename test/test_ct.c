@@ -31,6 +31,7 @@
 #include "zinc/chacha20poly1305.h"
 #include "zinc/curve25519.h"
 #include "zinc/poly1305.h"
+#include "ct_fill.h"
 
 #ifdef HAVE_VALGRIND_MEMCHECK_H
 #include <valgrind/memcheck.h>
@@ -85,15 +86,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15u;
 
 static void fill(void *buf, size_t len)
 {
-	uint8_t *p = buf;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		rng ^= rng >> 12;
-		rng ^= rng << 25;
-		rng ^= rng >> 27;
-		p[i] = (uint8_t)((rng * 0x2545f4914f6cdd1du) >> 56);
-	}
+	ct_fill(&rng, buf, len);
 }
 
 static void secret(const void *p, size_t len)
