@@ -31,6 +31,8 @@ const OSSL_ITEM zinc_reason_strings[] = {
 	{ ZINC_R_INVALID_GROUP, "invalid group name" },
 	{ ZINC_R_SELF_TEST_FAILED,
 	  "known-answer self-test failed even for the portable C: zinc refuses to load" },
+	{ ZINC_R_WRONG_OPENSSL_MAJOR,
+	  "zinc was built for another major version of OpenSSL: it refuses to load" },
 	{ 0, NULL }
 };
 

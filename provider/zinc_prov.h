@@ -10,8 +10,22 @@
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/params.h>
+#include "ossl_compat.h"
 
 #define ZINC_PROPERTIES "provider=zinc"
+
+/*
+ * The release of the libcrypto that loaded zinc, from the core's
+ * "openssl-version" at load: zinc offers what that release's default
+ * provider offers, whichever 3.x headers it was built with.
+ */
+#define ZINC_OSSL_VERSION(major, minor) ((unsigned int)(major) << 8 | (unsigned int)(minor))
+extern atomic_uint zinc_core_version;
+static inline bool zinc_core_at_least(unsigned int major, unsigned int minor)
+{
+	return atomic_load_explicit(&zinc_core_version, memory_order_relaxed) >=
+	       ZINC_OSSL_VERSION(major, minor);
+}
 
 struct zinc_provctx {
 	const OSSL_CORE_HANDLE *handle;
@@ -51,7 +65,8 @@ enum zinc_reason {
 	ZINC_R_INVALID_MODE,
 	ZINC_R_SMALL_ORDER_PEER_KEY,
 	ZINC_R_INVALID_GROUP,
-	ZINC_R_SELF_TEST_FAILED
+	ZINC_R_SELF_TEST_FAILED,
+	ZINC_R_WRONG_OPENSSL_MAJOR
 };
 
 /* The reason table handed to the core (zinc_err.c). */

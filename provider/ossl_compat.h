@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Names and dispatch numbers of newer OpenSSL releases, for a zinc built
+ * against older headers.  They are ABI: a zinc.so built against 3.0 offers
+ * them when a newer 3.x loads it (zinc_core_at_least decides at run time).
+ * Each is defined only where the installed headers lack it.
+ */
+#ifndef ZINC_OSSL_COMPAT_H
+#define ZINC_OSSL_COMPAT_H
+
+#include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
+
+/* 3.2 */
+#ifndef OSSL_PKEY_PARAM_DHKEM_IKM
+#define OSSL_PKEY_PARAM_DHKEM_IKM "dhkem-ikm"
+#endif
+#ifndef OSSL_CAPABILITY_TLS_GROUP_IS_KEM
+#define OSSL_CAPABILITY_TLS_GROUP_IS_KEM "tls-group-is-kem"
+#endif
+
+/* 3.5: opaque symmetric keys (EVP_SKEY) and their key managers. */
+#ifndef OSSL_OP_SKEYMGMT
+#define OSSL_OP_SKEYMGMT 15
+#endif
+#ifndef OSSL_SKEYMGMT_SELECT_SECRET_KEY
+#define OSSL_SKEYMGMT_SELECT_PARAMETERS 0x01
+#define OSSL_SKEYMGMT_SELECT_SECRET_KEY 0x02
+#define OSSL_SKEYMGMT_SELECT_ALL \
+	(OSSL_SKEYMGMT_SELECT_PARAMETERS | OSSL_SKEYMGMT_SELECT_SECRET_KEY)
+#endif
+#ifndef OSSL_SKEY_PARAM_RAW_BYTES
+#define OSSL_SKEY_PARAM_RAW_BYTES "raw-bytes"
+#endif
+#ifndef OSSL_SKEY_PARAM_KEY_LENGTH
+#define OSSL_SKEY_PARAM_KEY_LENGTH "key-length"
+#endif
+#ifndef OSSL_FUNC_SKEYMGMT_FREE
+#define OSSL_FUNC_SKEYMGMT_FREE 1
+#define OSSL_FUNC_SKEYMGMT_IMPORT 2
+#define OSSL_FUNC_SKEYMGMT_EXPORT 3
+#define OSSL_FUNC_SKEYMGMT_GENERATE 4
+#define OSSL_FUNC_SKEYMGMT_GET_KEY_ID 5
+#define OSSL_FUNC_SKEYMGMT_IMP_SETTABLE_PARAMS 6
+#define OSSL_FUNC_SKEYMGMT_GEN_SETTABLE_PARAMS 7
+OSSL_CORE_MAKE_FUNC(void, skeymgmt_free, (void *keydata))
+OSSL_CORE_MAKE_FUNC(const OSSL_PARAM *, skeymgmt_imp_settable_params, (void *provctx))
+OSSL_CORE_MAKE_FUNC(void *, skeymgmt_import, (void *provctx, int selection, const OSSL_PARAM params[]))
+OSSL_CORE_MAKE_FUNC(int, skeymgmt_export, (void *keydata, int selection,
+					    OSSL_CALLBACK *param_cb, void *cbarg))
+OSSL_CORE_MAKE_FUNC(const OSSL_PARAM *, skeymgmt_gen_settable_params, (void *provctx))
+OSSL_CORE_MAKE_FUNC(void *, skeymgmt_generate, (void *provctx, const OSSL_PARAM params[]))
+#endif
+#ifndef OSSL_FUNC_CIPHER_ENCRYPT_SKEY_INIT
+#define OSSL_FUNC_CIPHER_ENCRYPT_SKEY_INIT 19
+#define OSSL_FUNC_CIPHER_DECRYPT_SKEY_INIT 20
+OSSL_CORE_MAKE_FUNC(int, cipher_encrypt_skey_init, (void *cctx, void *skeydata,
+						     const unsigned char *iv, size_t ivlen,
+						     const OSSL_PARAM params[]))
+OSSL_CORE_MAKE_FUNC(int, cipher_decrypt_skey_init, (void *cctx, void *skeydata,
+						     const unsigned char *iv, size_t ivlen,
+						     const OSSL_PARAM params[]))
+#endif
+#ifndef OSSL_FUNC_MAC_INIT_SKEY
+#define OSSL_FUNC_MAC_INIT_SKEY 13
+OSSL_CORE_MAKE_FUNC(int, mac_init_skey, (void *mctx, void *key, const OSSL_PARAM params[]))
+#endif
+
+/* 3.6 */
+#ifndef OSSL_CIPHER_PARAM_ENCRYPT_THEN_MAC
+#define OSSL_CIPHER_PARAM_ENCRYPT_THEN_MAC "encrypt-then-mac"
+#endif
+#ifndef OSSL_PKEY_PARAM_SECURITY_CATEGORY
+#define OSSL_PKEY_PARAM_SECURITY_CATEGORY "security-category"
+#endif
+#ifndef OSSL_ENCODER_PARAM_SAVE_PARAMETERS
+#define OSSL_ENCODER_PARAM_SAVE_PARAMETERS "save-parameters"
+#endif
+
+#endif
