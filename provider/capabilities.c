@@ -16,6 +16,7 @@ static int x25519_group(OSSL_CALLBACK *cb, void *arg)
 	unsigned int secbits = 128;
 	int min_tls = TLS1_VERSION, max_tls = 0;	/* 0: no upper bound */
 	int min_dtls = DTLS1_VERSION, max_dtls = 0;
+	int is_kem = 0;
 	OSSL_PARAM params[] = {
 		OSSL_PARAM_utf8_string(OSSL_CAPABILITY_TLS_GROUP_NAME, (char *)"x25519", 0),
 		OSSL_PARAM_utf8_string(OSSL_CAPABILITY_TLS_GROUP_NAME_INTERNAL, (char *)"X25519", 0),
@@ -26,6 +27,7 @@ static int x25519_group(OSSL_CALLBACK *cb, void *arg)
 		OSSL_PARAM_int(OSSL_CAPABILITY_TLS_GROUP_MAX_TLS, &max_tls),
 		OSSL_PARAM_int(OSSL_CAPABILITY_TLS_GROUP_MIN_DTLS, &min_dtls),
 		OSSL_PARAM_int(OSSL_CAPABILITY_TLS_GROUP_MAX_DTLS, &max_dtls),
+		OSSL_PARAM_int(OSSL_CAPABILITY_TLS_GROUP_IS_KEM, &is_kem),
 		OSSL_PARAM_END
 	};
 
@@ -33,6 +35,9 @@ static int x25519_group(OSSL_CALLBACK *cb, void *arg)
 	params[0].data_size = sizeof("x25519");
 	params[1].data_size = sizeof("X25519");
 	params[2].data_size = sizeof("X25519");
+	/* Default reports is-kem (0 here: X25519 is a key exchange) from 3.5, with ML-KEM. */
+	if (!zinc_core_at_least(3, 5))
+		params[9] = (OSSL_PARAM)OSSL_PARAM_END;
 	return cb(params, arg);
 }
 

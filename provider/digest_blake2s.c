@@ -2,6 +2,9 @@
 /*
  * EVP_MD "BLAKE2S-256": unkeyed BLAKE2s with a 32-byte output.  HMAC and
  * HKDF run over it, duplicating contexts and asking for the block size.
+ * From OpenSSL 3.2, as in its default provider, the context parameter
+ * `size` (1 to 32) is the digest length of BLAKE2s's parameter block, so a
+ * 16-byte BLAKE2s is not a truncated 32-byte one; it holds across inits.
  */
 #include <string.h>
 #include <openssl/core_dispatch.h>
@@ -20,6 +23,8 @@ struct blake2s_md {
 	struct zinc_provctx *provctx;
 	struct blake2s_state state;
 	enum blake2s_md_phase phase;
+	/* `size`, as default reports it: 0 until set or initialised. */
+	unsigned int outlen;
 };
 
 static void *blake2s_md_new(void *provctx)
@@ -53,13 +58,53 @@ static void *blake2s_md_dup(void *vsrc)
 	return dst;
 }
 
-/* OpenSSL 3.0's BLAKE2s-256 takes no parameters at init: ignore them too. */
+static bool blake2s_md_has_size(void)
+{
+	return zinc_core_at_least(3, 2);
+}
+
+static int blake2s_md_set_ctx_params(void *vmd, const OSSL_PARAM params[])
+{
+	struct blake2s_md *md = vmd;
+	const OSSL_PARAM *p;
+	unsigned int size;
+
+	/* OpenSSL 3.0's and 3.1's default has no context parameters: no success. */
+	if (!blake2s_md_has_size()) {
+		ZINC_RAISE(md->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
+		return 0;
+	}
+	p = zinc_param_locate((OSSL_PARAM *)params, OSSL_DIGEST_PARAM_SIZE);
+	if (p == NULL)
+		return 1;
+	if (!OSSL_PARAM_get_uint(p, &size)) {
+		ZINC_RAISE(md->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
+		return 0;
+	}
+	if (size < 1 || size > BLAKE2S_HASH_SIZE) {
+		ZINC_RAISE(md->provctx, ZINC_R_INVALID_OUTPUT_SIZE);
+		return 0;
+	}
+	md->outlen = size;
+	return 1;
+}
+
+/*
+ * OpenSSL 3.0's BLAKE2s-256 takes no parameters at init: neither does zinc
+ * there.  libcrypto 3.1+ re-initialises a context in place, so a message
+ * abandoned before final is wiped here.
+ */
 static int blake2s_md_init(void *vmd, const OSSL_PARAM params[])
 {
 	struct blake2s_md *md = vmd;
 
-	(void)params;
-	blake2s_init(&md->state, BLAKE2S_HASH_SIZE);
+	if (md->phase == D_ABSORBING)
+		OPENSSL_cleanse(&md->state, sizeof(md->state));
+	if (blake2s_md_has_size() && !blake2s_md_set_ctx_params(md, params))
+		return 0;
+	if (md->outlen == 0)
+		md->outlen = BLAKE2S_HASH_SIZE;
+	blake2s_init(&md->state, md->outlen);
 	md->phase = D_ABSORBING;
 	zinc_report(ZINC_EV_BLAKE2S256_DIGEST);
 	return 1;
@@ -96,13 +141,42 @@ static int blake2s_md_final(void *vmd, unsigned char *out, size_t *outl, size_t 
 
 	if (!blake2s_md_ready(md))
 		return 0;
-	if (outsize < BLAKE2S_HASH_SIZE) {
+	if (outsize < md->outlen) {
 		ZINC_RAISE(md->provctx, ZINC_R_OUTPUT_BUFFER_TOO_SMALL);
 		return 0;
 	}
 	blake2s_final(&md->state, out);
 	md->phase = D_DONE;
-	*outl = BLAKE2S_HASH_SIZE;
+	*outl = md->outlen;
+	return 1;
+}
+
+static const OSSL_PARAM blake2s_md_ctx_params_list[] = {
+	OSSL_PARAM_uint(OSSL_DIGEST_PARAM_SIZE, NULL),
+	OSSL_PARAM_END
+};
+
+static const OSSL_PARAM *blake2s_md_ctx_params(void *vmd, void *provctx)
+{
+	(void)vmd;
+	(void)provctx;
+	return blake2s_md_has_size() ? blake2s_md_ctx_params_list : NULL;
+}
+
+static int blake2s_md_get_ctx_params(void *vmd, OSSL_PARAM params[])
+{
+	struct blake2s_md *md = vmd;
+	OSSL_PARAM *p;
+
+	if (!blake2s_md_has_size()) {
+		ZINC_RAISE(md->provctx, ZINC_R_FAILED_TO_GET_PARAMETER);
+		return 0;
+	}
+	p = zinc_param_locate(params, OSSL_DIGEST_PARAM_SIZE);
+	if (p != NULL && !OSSL_PARAM_set_uint(p, md->outlen)) {
+		ZINC_RAISE(md->provctx, ZINC_R_FAILED_TO_GET_PARAMETER);
+		return 0;
+	}
 	return 1;
 }
 
@@ -149,5 +223,9 @@ const OSSL_DISPATCH zinc_blake2s256_functions[] = {
 	{ OSSL_FUNC_DIGEST_FINAL, (void (*)(void))blake2s_md_final },
 	{ OSSL_FUNC_DIGEST_GETTABLE_PARAMS, (void (*)(void))blake2s_md_gettable_params },
 	{ OSSL_FUNC_DIGEST_GET_PARAMS, (void (*)(void))blake2s_md_get_params },
+	{ OSSL_FUNC_DIGEST_SET_CTX_PARAMS, (void (*)(void))blake2s_md_set_ctx_params },
+	{ OSSL_FUNC_DIGEST_SETTABLE_CTX_PARAMS, (void (*)(void))blake2s_md_ctx_params },
+	{ OSSL_FUNC_DIGEST_GET_CTX_PARAMS, (void (*)(void))blake2s_md_get_ctx_params },
+	{ OSSL_FUNC_DIGEST_GETTABLE_CTX_PARAMS, (void (*)(void))blake2s_md_ctx_params },
 	{ 0, NULL }
 };

@@ -111,6 +111,33 @@ static int x25519_exch_derive(void *vctx, unsigned char *out, size_t *outlen, si
 	return ok;
 }
 
+/*
+ * From 3.4 (its FIPS indicators) default lists no gettable context
+ * parameters as an empty list rather than none; zinc does as the loading
+ * release does.
+ */
+static const OSSL_PARAM x25519_exch_no_params[] = { OSSL_PARAM_END };
+
+static const OSSL_PARAM *x25519_exch_gettable_ctx_params(void *vctx, void *provctx)
+{
+	(void)vctx;
+	(void)provctx;
+	return zinc_core_at_least(3, 4) ? x25519_exch_no_params : NULL;
+}
+
+/* Nothing to get; before 3.4, as default there, no parameters at all. */
+static int x25519_exch_get_ctx_params(void *vctx, OSSL_PARAM params[])
+{
+	const struct x25519_exch *ctx = vctx;
+
+	(void)params;
+	if (!zinc_core_at_least(3, 4)) {
+		ZINC_RAISE(ctx->provctx, ZINC_R_FAILED_TO_GET_PARAMETER);
+		return 0;
+	}
+	return 1;
+}
+
 const OSSL_DISPATCH zinc_x25519_keyexch_functions[] = {
 	{ OSSL_FUNC_KEYEXCH_NEWCTX, (void (*)(void))x25519_exch_newctx },
 	{ OSSL_FUNC_KEYEXCH_INIT, (void (*)(void))x25519_exch_init },
@@ -118,5 +145,7 @@ const OSSL_DISPATCH zinc_x25519_keyexch_functions[] = {
 	{ OSSL_FUNC_KEYEXCH_DERIVE, (void (*)(void))x25519_exch_derive },
 	{ OSSL_FUNC_KEYEXCH_FREECTX, (void (*)(void))x25519_exch_freectx },
 	{ OSSL_FUNC_KEYEXCH_DUPCTX, (void (*)(void))x25519_exch_dupctx },
+	{ OSSL_FUNC_KEYEXCH_GET_CTX_PARAMS, (void (*)(void))x25519_exch_get_ctx_params },
+	{ OSSL_FUNC_KEYEXCH_GETTABLE_CTX_PARAMS, (void (*)(void))x25519_exch_gettable_ctx_params },
 	{ 0, NULL }
 };

@@ -42,6 +42,24 @@ static void test_provider_params(void)
 	OSSL_PROVIDER_unload(prov);
 }
 
+/*
+ * Every 3.x is libcrypto.so.3: a test run against one OpenSSL that loaded
+ * another would pass while testing the wrong thing.
+ */
+static void test_running_libcrypto(void)
+{
+	const char *configured = getenv("ZINC_CRYPTO_VERSION");
+	const char *running = OpenSSL_version(OPENSSL_VERSION_STRING);
+
+	if (configured == NULL || *configured == '\0') {
+		zt_skip("ZINC_CRYPTO_VERSION is not set (run through make check)");
+		return;
+	}
+	zt_ok(strcmp(configured, running) == 0,
+	      "the running libcrypto is the one configure found (%s, running %s)",
+	      configured, running);
+}
+
 /* Collects an algorithm's names as a sorted, comma-joined string. */
 struct names {
 	char *list[16];
@@ -200,6 +218,7 @@ int main(void)
 	size_t i;
 
 	test_provider_params();
+	test_running_libcrypto();
 	for (i = 0; i < sizeof(algorithms) / sizeof(algorithms[0]); i++)
 		test_algorithm(&algorithms[i]);
 	test_errors();

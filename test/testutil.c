@@ -149,6 +149,12 @@ int zt_done(void)
 	return tests_failed ? 1 : 0;
 }
 
+int zt_openssl_at_least(unsigned int major, unsigned int minor)
+{
+	return OPENSSL_version_major() > major ||
+	       (OPENSSL_version_major() == major && OPENSSL_version_minor() >= minor);
+}
+
 const char *zt_zinc_reason(void)
 {
 	static char reason[256];

@@ -43,6 +43,12 @@ OSSL_LIB_CTX *zt_zinc_ctx(void);
 OSSL_LIB_CTX *zt_default_ctx(void);
 OSSL_LIB_CTX *zt_preferred_ctx(void);
 
+/*
+ * The running libcrypto is at least major.minor: for the expectations that
+ * follow the default provider of that release (each use says why).
+ */
+int zt_openssl_at_least(unsigned int major, unsigned int minor);
+
 /* The reason of the first error zinc queued, else NULL; clears the queue. */
 const char *zt_zinc_reason(void);
 /* Clears the error queue, printing it as diagnostics if not empty. */
