@@ -44,27 +44,6 @@ static void bail(const char *what)
 	exit(99);
 }
 
-/* A throwaway EC P-256 key and self-signed certificate, made in libctx. */
-static void make_identity(OSSL_LIB_CTX *libctx, struct identity *id)
-{
-	X509_NAME *name;
-
-	id->key = EVP_PKEY_Q_keygen(libctx, NULL, "EC", "P-256");
-	id->cert = X509_new_ex(libctx, NULL);
-	if (id->key == NULL || id->cert == NULL)
-		bail("key or certificate");
-	name = X509_get_subject_name(id->cert);
-	if (!X509_set_version(id->cert, X509_VERSION_3) ||
-	    !ASN1_INTEGER_set(X509_get_serialNumber(id->cert), 1) ||
-	    X509_gmtime_adj(X509_getm_notBefore(id->cert), -60) == NULL ||
-	    X509_gmtime_adj(X509_getm_notAfter(id->cert), 3600) == NULL ||
-	    !X509_set_pubkey(id->cert, id->key) ||
-	    !X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
-					(const unsigned char *)"zinc test", -1, -1, 0) ||
-	    !X509_set_issuer_name(id->cert, name) || !X509_sign(id->cert, id->key, EVP_sha256()))
-		bail("self-signed certificate");
-}
-
 static void free_identity(struct identity *id)
 {
 	EVP_PKEY_free(id->key);
@@ -281,8 +260,9 @@ int main(void)
 	      "ChaCha20-Poly1305 in the preferring context comes from %s", prov ? prov : "nowhere");
 	EVP_CIPHER_free(c);
 
-	make_identity(zt_preferred_ctx(), &zid);
-	make_identity(zt_default_ctx(), &did);
+	if (!zt_make_identity(zt_preferred_ctx(), &zid.key, &zid.cert) ||
+	    !zt_make_identity(zt_default_ctx(), &did.key, &did.cert))
+		bail("self-signed certificate");
 	zinc_id = &zid;
 	default_id = &did;
 	for (i = 0; i < sizeof(versions) / sizeof(versions[0]); i++)

@@ -300,6 +300,15 @@ static void compare_key_params(EVP_PKEY *z, EVP_PKEY *d, const char *what)
 	zt_ok(EVP_PKEY_get_bits(z) == 253 && EVP_PKEY_get_security_bits(z) == 128 &&
 	      EVP_PKEY_get_size(z) == KEYLEN, "%s: EVP_PKEY bits 253, security 128, size 32",
 	      what);
+	/* EVP_PKEY_get_security_category (3.6) reads this parameter. */
+	if (zt_openssl_at_least(3, 6)) {
+		int zv = -1, dv = -2;
+		int zok = EVP_PKEY_get_int_param(z, "security-category", &zv);
+		int dok = EVP_PKEY_get_int_param(d, "security-category", &dv);
+
+		zt_ok(zok == 1 && dok == 1 && zv == dv, "%s: security-category %d, default %d",
+		      what, zv, dv);
+	}
 	for (i = 0; i < 3; i++) {
 		unsigned char zb[64], db[64];
 		size_t zl = 0, dl = 0;
@@ -408,8 +417,16 @@ static void test_fromdata(void)
 		EVP_PKEY *z = fromdata(zt_preferred_ctx(), cases[i].selection, pub, cases[i].publen,
 				       priv, cases[i].privlen);
 		const char *reason = zt_zinc_reason();
-		EVP_PKEY *d = fromdata(zt_default_ctx(), cases[i].selection, pub, cases[i].publen,
-				       priv, cases[i].privlen);
+		/*
+		 * Default's X25519 crashes on a public-key import given only
+		 * "priv" in 3.6.3 and 4.0.2 (an OpenSSL bug); earlier releases
+		 * refuse it, as zinc does: that is the expectation there.
+		 */
+		int default_crashes = cases[i].selection == EVP_PKEY_PUBLIC_KEY &&
+				      cases[i].publen == 0 && zt_openssl_at_least(3, 6);
+		EVP_PKEY *d = default_crashes ? NULL
+				: fromdata(zt_default_ctx(), cases[i].selection, pub,
+					   cases[i].publen, priv, cases[i].privlen);
 		unsigned char zb[KEYLEN], db[KEYLEN];
 		int zh, dh;
 
@@ -1061,26 +1078,6 @@ out:
 }
 
 #ifdef ZT_WITH_LIBSSL
-/* A throwaway EC P-256 key and self-signed certificate for the server. */
-static int make_identity(OSSL_LIB_CTX *libctx, EVP_PKEY **key, X509 **cert)
-{
-	X509_NAME *name;
-
-	*key = EVP_PKEY_Q_keygen(libctx, NULL, "EC", "P-256");
-	*cert = X509_new_ex(libctx, NULL);
-	if (*key == NULL || *cert == NULL)
-		return 0;
-	name = X509_get_subject_name(*cert);
-	return X509_set_version(*cert, X509_VERSION_3) &&
-	       ASN1_INTEGER_set(X509_get_serialNumber(*cert), 1) &&
-	       X509_gmtime_adj(X509_getm_notBefore(*cert), -60) != NULL &&
-	       X509_gmtime_adj(X509_getm_notAfter(*cert), 3600) != NULL &&
-	       X509_set_pubkey(*cert, *key) &&
-	       X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
-					  (const unsigned char *)"x25519", -1, -1, 0) &&
-	       X509_set_issuer_name(*cert, name) && X509_sign(*cert, *key, EVP_sha256());
-}
-
 static SSL *make_ssl(OSSL_LIB_CTX *libctx, int server, EVP_PKEY *key, X509 *cert)
 {
 	SSL_CTX *ctx = SSL_CTX_new_ex(libctx, NULL, server ? TLS_server_method()
@@ -1176,8 +1173,8 @@ static void test_tls(void)
 	EVP_PKEY *skey = NULL, *dkey = NULL;
 	X509 *scert = NULL, *dcert = NULL;
 
-	if (zt_ok(make_identity(zt_preferred_ctx(), &skey, &scert) &&
-		  make_identity(zt_default_ctx(), &dkey, &dcert), "server certificates")) {
+	if (zt_ok(zt_make_identity(zt_preferred_ctx(), &skey, &scert) &&
+		  zt_make_identity(zt_default_ctx(), &dkey, &dcert), "server certificates")) {
 		tls_connection(1, skey, scert);
 		tls_connection(0, dkey, dcert);
 	}

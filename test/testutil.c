@@ -149,6 +149,34 @@ int zt_done(void)
 	return tests_failed ? 1 : 0;
 }
 
+int zt_make_identity(OSSL_LIB_CTX *libctx, EVP_PKEY **key, X509 **cert)
+{
+	/* A name of its own: 4.0's X509_get_subject_name gives a const one. */
+	X509_NAME *name = X509_NAME_new();
+	int ok;
+
+	*key = EVP_PKEY_Q_keygen(libctx, NULL, "EC", "P-256");
+	*cert = X509_new_ex(libctx, NULL);
+	ok = *key != NULL && *cert != NULL && name != NULL &&
+	     X509_set_version(*cert, X509_VERSION_3) &&
+	     ASN1_INTEGER_set(X509_get_serialNumber(*cert), 1) &&
+	     X509_gmtime_adj(X509_getm_notBefore(*cert), -60) != NULL &&
+	     X509_gmtime_adj(X509_getm_notAfter(*cert), 3600) != NULL &&
+	     X509_set_pubkey(*cert, *key) &&
+	     X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
+					(const unsigned char *)"zinc test", -1, -1, 0) &&
+	     X509_set_subject_name(*cert, name) && X509_set_issuer_name(*cert, name) &&
+	     X509_sign(*cert, *key, EVP_sha256());
+	X509_NAME_free(name);
+	if (!ok) {
+		EVP_PKEY_free(*key);
+		X509_free(*cert);
+		*key = NULL;
+		*cert = NULL;
+	}
+	return ok;
+}
+
 int zt_openssl_at_least(unsigned int major, unsigned int minor)
 {
 	return OPENSSL_version_major() > major ||

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/x509.h>
 
 /*
  * TAP: one "ok"/"not ok" line per check; zt_done() prints the plan.
@@ -58,6 +60,12 @@ void zt_clear_errors(void);
 void zt_rand(void *buf, size_t len);
 uint64_t zt_rand_u64(void);
 size_t zt_rand_below(size_t n);	/* 0..n-1, n > 0 */
+
+/*
+ * A throwaway EC P-256 key and self-signed certificate made in libctx, for
+ * a TLS server; 1 on success, else 0 with both freed and NULL.
+ */
+int zt_make_identity(OSSL_LIB_CTX *libctx, EVP_PKEY **key, X509 **cert);
 
 /* Hex decoding into a malloc'd buffer (never NULL, even for ""); exits on bad hex. */
 unsigned char *zt_unhex(const char *hex, size_t *len);
