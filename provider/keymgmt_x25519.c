@@ -235,6 +235,10 @@ static int x25519_get_params(void *keydata, OSSL_PARAM params[])
 	if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_MAX_SIZE)) != NULL &&
 	    !OSSL_PARAM_set_int(p, CURVE25519_KEY_SIZE))
 		goto bad;
+	/* 0: not a post-quantum security category (3.6+). */
+	if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_SECURITY_CATEGORY)) != NULL &&
+	    !OSSL_PARAM_set_int(p, 0))
+		goto bad;
 	if (key->has_pub) {
 		if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY)) != NULL &&
 		    !OSSL_PARAM_set_octet_string(p, key->pub, sizeof(key->pub)))
@@ -263,10 +267,22 @@ static const OSSL_PARAM x25519_gettable[] = {
 	OSSL_PARAM_END
 };
 
+/* 3.6 added security-category and reordered the list: default's order, as both tell. */
+static const OSSL_PARAM x25519_gettable_3_6[] = {
+	OSSL_PARAM_int(OSSL_PKEY_PARAM_BITS, NULL),
+	OSSL_PARAM_int(OSSL_PKEY_PARAM_SECURITY_BITS, NULL),
+	OSSL_PARAM_int(OSSL_PKEY_PARAM_MAX_SIZE, NULL),
+	OSSL_PARAM_int(OSSL_PKEY_PARAM_SECURITY_CATEGORY, NULL),
+	OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PUB_KEY, NULL, 0),
+	OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PRIV_KEY, NULL, 0),
+	OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, NULL, 0),
+	OSSL_PARAM_END
+};
+
 static const OSSL_PARAM *x25519_gettable_params(void *provctx)
 {
 	(void)provctx;
-	return x25519_gettable;
+	return zinc_core_at_least(3, 6) ? x25519_gettable_3_6 : x25519_gettable;
 }
 
 /* Zinc fetches nothing on a key's behalf: a well-formed property query is accepted. */
