@@ -129,6 +129,25 @@ static int zc20_dinit(void *vctx, const unsigned char *key, size_t keylen,
 	return 1;
 }
 
+/* EVP_CipherInit_SKEY (3.5+): a zinc GENERIC-SECRET's bytes, through the same checks. */
+static int zc20_einit_skey(void *vctx, void *skeydata, const unsigned char *iv, size_t ivlen,
+			   const OSSL_PARAM params[])
+{
+	size_t keylen;
+	const unsigned char *key = zinc_skey_bytes(skeydata, &keylen);
+
+	return zc20_einit(vctx, key, keylen, iv, ivlen, params);
+}
+
+static int zc20_dinit_skey(void *vctx, void *skeydata, const unsigned char *iv, size_t ivlen,
+			   const OSSL_PARAM params[])
+{
+	size_t keylen;
+	const unsigned char *key = zinc_skey_bytes(skeydata, &keylen);
+
+	return zc20_dinit(vctx, key, keylen, iv, ivlen, params);
+}
+
 static int zc20_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize,
 		       const unsigned char *in, size_t inl)
 {
@@ -255,6 +274,8 @@ const OSSL_DISPATCH zinc_chacha20_functions[] = {
 	{ OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))zc20_dupctx },
 	{ OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))zc20_einit },
 	{ OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))zc20_dinit },
+	{ OSSL_FUNC_CIPHER_ENCRYPT_SKEY_INIT, (void (*)(void))zc20_einit_skey },
+	{ OSSL_FUNC_CIPHER_DECRYPT_SKEY_INIT, (void (*)(void))zc20_dinit_skey },
 	{ OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))zc20_update },
 	{ OSSL_FUNC_CIPHER_FINAL, (void (*)(void))zc20_final },
 	{ OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))zc20_update },

@@ -148,6 +148,25 @@ static int aead_dinit(void *vctx, const unsigned char *key, size_t keylen,
 	return aead_init(vctx, key, keylen, iv, ivlen, params, false);
 }
 
+/* EVP_CipherInit_SKEY (3.5+): a zinc GENERIC-SECRET's bytes, through the same checks. */
+static int aead_einit_skey(void *vctx, void *skeydata, const unsigned char *iv, size_t ivlen,
+			   const OSSL_PARAM params[])
+{
+	size_t keylen;
+	const unsigned char *key = zinc_skey_bytes(skeydata, &keylen);
+
+	return aead_init(vctx, key, keylen, iv, ivlen, params, true);
+}
+
+static int aead_dinit_skey(void *vctx, void *skeydata, const unsigned char *iv, size_t ivlen,
+			   const OSSL_PARAM params[])
+{
+	size_t keylen;
+	const unsigned char *key = zinc_skey_bytes(skeydata, &keylen);
+
+	return aead_init(vctx, key, keylen, iv, ivlen, params, false);
+}
+
 /*
  * Default would run with a zero key or nonce; zinc refuses (stricter than
  * default).
@@ -570,6 +589,8 @@ static int aead_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 	{ OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))aead_dupctx }, \
 	{ OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))aead_einit }, \
 	{ OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))aead_dinit }, \
+	{ OSSL_FUNC_CIPHER_ENCRYPT_SKEY_INIT, (void (*)(void))aead_einit_skey }, \
+	{ OSSL_FUNC_CIPHER_DECRYPT_SKEY_INIT, (void (*)(void))aead_dinit_skey }, \
 	{ OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))aead_update }, \
 	{ OSSL_FUNC_CIPHER_FINAL, (void (*)(void))aead_final }, \
 	{ OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))aead_update }, \

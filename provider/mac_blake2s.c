@@ -203,6 +203,15 @@ static int blake2s_mac_init(void *vmac, const unsigned char *key, size_t keylen,
 	return 1;
 }
 
+/* EVP_MAC_init_SKEY (3.5+): a zinc GENERIC-SECRET's bytes, through the same checks. */
+static int blake2s_mac_init_skey(void *vmac, void *skeydata, const OSSL_PARAM params[])
+{
+	size_t keylen;
+	const unsigned char *key = zinc_skey_bytes(skeydata, &keylen);
+
+	return blake2s_mac_init(vmac, key, keylen, params);
+}
+
 static int blake2s_mac_ready(struct blake2s_mac *mac)
 {
 	switch (mac->phase) {
@@ -258,6 +267,7 @@ const OSSL_DISPATCH zinc_blake2s_mac_functions[] = {
 	{ OSSL_FUNC_MAC_DUPCTX, (void (*)(void))blake2s_mac_dup },
 	{ OSSL_FUNC_MAC_FREECTX, (void (*)(void))blake2s_mac_free },
 	{ OSSL_FUNC_MAC_INIT, (void (*)(void))blake2s_mac_init },
+	{ OSSL_FUNC_MAC_INIT_SKEY, (void (*)(void))blake2s_mac_init_skey },
 	{ OSSL_FUNC_MAC_UPDATE, (void (*)(void))blake2s_mac_update },
 	{ OSSL_FUNC_MAC_FINAL, (void (*)(void))blake2s_mac_final },
 	{ OSSL_FUNC_MAC_GETTABLE_CTX_PARAMS, (void (*)(void))blake2s_mac_gettable_ctx_params },

@@ -116,6 +116,15 @@ static int poly1305_mac_init(void *vmac, const unsigned char *key, size_t keylen
 	return 1;
 }
 
+/* EVP_MAC_init_SKEY (3.5+): a zinc GENERIC-SECRET's bytes, through the same checks. */
+static int poly1305_mac_init_skey(void *vmac, void *skeydata, const OSSL_PARAM params[])
+{
+	size_t keylen;
+	const unsigned char *key = zinc_skey_bytes(skeydata, &keylen);
+
+	return poly1305_mac_init(vmac, key, keylen, params);
+}
+
 static int poly1305_mac_ready(struct poly1305_mac *mac)
 {
 	switch (mac->phase) {
@@ -183,6 +192,7 @@ const OSSL_DISPATCH zinc_poly1305_mac_functions[] = {
 	{ OSSL_FUNC_MAC_DUPCTX, (void (*)(void))poly1305_mac_dup },
 	{ OSSL_FUNC_MAC_FREECTX, (void (*)(void))poly1305_mac_free },
 	{ OSSL_FUNC_MAC_INIT, (void (*)(void))poly1305_mac_init },
+	{ OSSL_FUNC_MAC_INIT_SKEY, (void (*)(void))poly1305_mac_init_skey },
 	{ OSSL_FUNC_MAC_UPDATE, (void (*)(void))poly1305_mac_update },
 	{ OSSL_FUNC_MAC_FINAL, (void (*)(void))poly1305_mac_final },
 	{ OSSL_FUNC_MAC_GETTABLE_PARAMS, (void (*)(void))poly1305_mac_gettable_params },

@@ -45,6 +45,13 @@ static const OSSL_ALGORITHM zinc_keyexch[] = {
 	{ NULL, NULL, NULL, NULL }
 };
 
+/* OpenSSL 3.5+: the opaque keys zinc's ciphers and MACs take (EVP_SKEY). */
+static const OSSL_ALGORITHM zinc_skeymgmt[] = {
+	{ "GENERIC-SECRET", ZINC_PROPERTIES, zinc_generic_skeymgmt_functions,
+	  "opaque symmetric key of any length" },
+	{ NULL, NULL, NULL, NULL }
+};
+
 static const OSSL_ALGORITHM *zinc_query(void *provctx, int operation_id, int *no_cache)
 {
 	(void)provctx;
@@ -64,6 +71,9 @@ static const OSSL_ALGORITHM *zinc_query(void *provctx, int operation_id, int *no
 		return zinc_x25519_encoders;
 	case OSSL_OP_DECODER:
 		return zinc_x25519_decoders;
+	case OSSL_OP_SKEYMGMT:
+		/* Operation 15 means nothing to a core before 3.5: offer nothing there. */
+		return zinc_core_at_least(3, 5) ? zinc_skeymgmt : NULL;
 	default:
 		return NULL;
 	}

@@ -149,6 +149,24 @@ static inline void zinc_report(enum zinc_event ev)
 		zinc_report_first(ev);
 }
 
+/*
+ * A GENERIC-SECRET opaque key (skeymgmt_generic.c), the keydata of an
+ * EVP_SKEY that zinc made: never empty.
+ */
+struct zinc_skey {
+	unsigned char *bytes;
+	size_t len;
+};
+
+/* For an skey init: the bytes for the algorithm's init, NULL (no new key) for no skey. */
+static inline const unsigned char *zinc_skey_bytes(const void *skeydata, size_t *len)
+{
+	const struct zinc_skey *skey = skeydata;
+
+	*len = skey != NULL ? skey->len : 0;
+	return skey != NULL ? skey->bytes : NULL;
+}
+
 /* Algorithm parameters shared by the ciphers (cipher_common.c). */
 const OSSL_PARAM *zinc_cipher_gettable_params(void *provctx);
 int zinc_cipher_get_params(OSSL_PARAM params[], size_t keylen, size_t ivlen, int aead);
@@ -162,6 +180,7 @@ extern const OSSL_DISPATCH zinc_blake2s_mac_functions[];
 extern const OSSL_DISPATCH zinc_blake2s256_functions[];
 extern const OSSL_DISPATCH zinc_x25519_keymgmt_functions[];
 extern const OSSL_DISPATCH zinc_x25519_keyexch_functions[];
+extern const OSSL_DISPATCH zinc_generic_skeymgmt_functions[];
 /* Encoders and decoders come as whole tables: one entry per output or input. */
 extern const OSSL_ALGORITHM zinc_x25519_encoders[];
 extern const OSSL_ALGORITHM zinc_x25519_decoders[];
