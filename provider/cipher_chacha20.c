@@ -68,17 +68,28 @@ static void store_le32(uint8_t *p, uint32_t v)
 }
 
 /*
- * The default provider keeps its block counter when only the key changes:
- * the stream goes on from the start of the block holding the next byte.
- * The counter spans the IV's first two words (see chacha20.h).
+ * The default provider's block counter, which spans the IV's first two words
+ * (see chacha20.h).  Before 3.6 it passes a block when the block is used up
+ * (but for a quirk: not when an update ends exactly there, having started
+ * inside it); from 3.6 as soon as a block is begun.
  */
-static void zc20_iv_to_current_block(struct chacha20_glue *g)
+static uint64_t zc20_default_counter(const struct chacha20_glue *g)
 {
-	uint64_t block = ((uint64_t)load_le32(g->iv + 4) << 32 | load_le32(g->iv)) +
-			 g->offset / 64 - (g->counter_lags ? 1 : 0);
+	uint64_t first = (uint64_t)load_le32(g->iv + 4) << 32 | load_le32(g->iv);
 
-	store_le32(g->iv, (uint32_t)block);
-	store_le32(g->iv + 4, (uint32_t)(block >> 32));
+	if (zinc_core_at_least(3, 6))
+		return first + (g->offset + 63) / 64;
+	return first + g->offset / 64 - (g->counter_lags ? 1 : 0);
+}
+
+/* The IV as default's counter and the nonce make it (3.6's "updated-iv"). */
+static void zc20_updated_iv(const struct chacha20_glue *g, uint8_t iv[CHACHA20_IV_SIZE])
+{
+	uint64_t block = zc20_default_counter(g);
+
+	memcpy(iv, g->iv, CHACHA20_IV_SIZE);
+	store_le32(iv, (uint32_t)block);
+	store_le32(iv + 4, (uint32_t)(block >> 32));
 }
 
 static int zc20_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
@@ -95,8 +106,9 @@ static int zc20_init(struct chacha20_glue *g, const unsigned char *key, size_t k
 		return 0;
 	}
 	if (key != NULL) {
+		/* A new key alone goes on from default's counter. */
 		if (iv == NULL)
-			zc20_iv_to_current_block(g);
+			zc20_updated_iv(g, g->iv);
 		memcpy(g->key, key, CHACHA20_KEY_SIZE);
 		g->key_set = true;
 	}
@@ -203,11 +215,18 @@ static const OSSL_PARAM zc20_ctx_params_list[] = {
 	OSSL_PARAM_END
 };
 
+static const OSSL_PARAM zc20_gettable_ctx_params_3_6[] = {
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+	OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
+	OSSL_PARAM_END
+};
+
 static const OSSL_PARAM *zc20_gettable_ctx_params(void *cctx, void *provctx)
 {
 	(void)cctx;
 	(void)provctx;
-	return zc20_ctx_params_list;
+	return zinc_core_at_least(3, 6) ? zc20_gettable_ctx_params_3_6 : zc20_ctx_params_list;
 }
 
 static const OSSL_PARAM *zc20_settable_ctx_params(void *cctx, void *provctx)
@@ -228,6 +247,15 @@ static int zc20_get_ctx_params(void *vctx, OSSL_PARAM params[])
 	p = zinc_param_locate(params, OSSL_CIPHER_PARAM_IVLEN);
 	if (p != NULL && !OSSL_PARAM_set_size_t(p, CHACHA20_IV_SIZE))
 		goto bad;
+	p = zinc_core_at_least(3, 6) ? zinc_param_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)
+				     : NULL;
+	if (p != NULL) {
+		uint8_t iv[CHACHA20_IV_SIZE];
+
+		zc20_updated_iv(g, iv);
+		if (!OSSL_PARAM_set_octet_string(p, iv, sizeof(iv)))
+			goto bad;
+	}
 	return 1;
 bad:
 	ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_GET_PARAMETER);

@@ -68,10 +68,22 @@ static const OSSL_PARAM encoder_settable[] = {
 	OSSL_PARAM_END
 };
 
+/*
+ * 3.6's default takes two more, which change nothing for X25519: it has no
+ * domain parameters to save, and one private key format.
+ */
+static const OSSL_PARAM encoder_settable_3_6[] = {
+	OSSL_PARAM_utf8_string(OSSL_ENCODER_PARAM_CIPHER, NULL, 0),
+	OSSL_PARAM_utf8_string(OSSL_ENCODER_PARAM_PROPERTIES, NULL, 0),
+	OSSL_PARAM_int(OSSL_ENCODER_PARAM_SAVE_PARAMETERS, NULL),
+	OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_OUTPUT_FORMATS, NULL, 0),
+	OSSL_PARAM_END
+};
+
 static const OSSL_PARAM *encoder_settable_ctx_params(void *provctx)
 {
 	(void)provctx;
-	return encoder_settable;
+	return zinc_core_at_least(3, 6) ? encoder_settable_3_6 : encoder_settable;
 }
 
 /* A UTF-8 parameter's string, NULL when absent or given as NULL (no cipher). */
@@ -98,8 +110,18 @@ static int get_utf8(const struct zinc_provctx *provctx, const OSSL_PARAM params[
 static int encoder_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
 	struct x25519_encoder *ctx = vctx;
+	const OSSL_PARAM *save = OSSL_PARAM_locate_const(params, OSSL_ENCODER_PARAM_SAVE_PARAMETERS);
+	const OSSL_PARAM *formats = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_OUTPUT_FORMATS);
 	const char *name, *props;
+	int unused;
 
+	/* From 3.6, taken (and of no effect) if of the right type, as default does. */
+	if (zinc_core_at_least(3, 6) &&
+	    ((save != NULL && !OSSL_PARAM_get_int(save, &unused)) ||
+	     (formats != NULL && formats->data_type != OSSL_PARAM_UTF8_STRING))) {
+		ZINC_RAISE(ctx->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
+		return 0;
+	}
 	if (OSSL_PARAM_locate_const(params, OSSL_ENCODER_PARAM_CIPHER) == NULL)
 		return 1;
 	if (!get_utf8(ctx->provctx, params, OSSL_ENCODER_PARAM_CIPHER, &name) ||
@@ -218,13 +240,17 @@ static size_t append(char *out, size_t n, const char *s)
 	return n;
 }
 
-/* Appends default's layout: the label, then 15 bytes a line, "xx:" separated. */
+/*
+ * Appends default's layout: the label, then 15 bytes a line (16 from 4.0),
+ * "xx:" separated.
+ */
 static size_t format_labeled(char *out, const char *label, const uint8_t *buf, size_t len)
 {
+	const size_t per_line = zinc_core_at_least(4, 0) ? 16 : 15;
 	size_t n = append(out, 0, label);
 
 	for (size_t i = 0; i < len; i++) {
-		if (i % 15 == 0)
+		if (i % per_line == 0)
 			n = append(out, n, "\n    ");
 		out[n++] = hex_digit(buf[i] >> 4);
 		out[n++] = hex_digit(buf[i] & 15);

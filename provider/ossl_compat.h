@@ -76,5 +76,8 @@ OSSL_CORE_MAKE_FUNC(int, mac_init_skey, (void *mctx, void *key, const OSSL_PARAM
 #ifndef OSSL_ENCODER_PARAM_SAVE_PARAMETERS
 #define OSSL_ENCODER_PARAM_SAVE_PARAMETERS "save-parameters"
 #endif
+#ifndef OSSL_PKEY_PARAM_OUTPUT_FORMATS
+#define OSSL_PKEY_PARAM_OUTPUT_FORMATS "output_formats"
+#endif
 
 #endif

@@ -425,6 +425,98 @@ static void test_param_values(void)
 	      "BLAKE2S-256 size, block size, flags and NID as default's");
 }
 
+/* The context's "size", as 3.2's EVP_MD_CTX_get_size_ex reads it. */
+static unsigned int md_ctx_size(EVP_MD_CTX *ctx)
+{
+	unsigned int size = 0;
+	OSSL_PARAM p[2] = { OSSL_PARAM_construct_uint(OSSL_DIGEST_PARAM_SIZE, &size),
+			    OSSL_PARAM_END };
+
+	return EVP_MD_CTX_get_params(ctx, p) ? size : 0;
+}
+
+/*
+ * BLAKE2S-256's "size" (3.2+): the digest length in the parameter block,
+ * given at init or set on the context, held across re-inits; each size
+ * 1 to 32 over messages around the block size, against default.
+ */
+static void test_blake2s_size(void)
+{
+	EVP_MD_CTX *z = EVP_MD_CTX_new(), *d = EVP_MD_CTX_new();
+	unsigned char msg[130], zout[32], dout[32];
+	unsigned int size, zl, dl;
+	int bad = 0, tried = 0;
+
+	if (z == NULL || d == NULL) {
+		printf("Bail out! EVP_MD_CTX_new\n");
+		exit(99);
+	}
+	zt_rand(msg, sizeof(msg));
+	if (!zt_openssl_at_least(3, 2)) {
+		OSSL_PARAM p[2] = { OSSL_PARAM_construct_uint(OSSL_DIGEST_PARAM_SIZE, &size),
+				    OSSL_PARAM_END };
+
+		size = 16;
+		zt_ok(EVP_DigestInit_ex2(z, zinc.md, NULL) && EVP_DigestInit_ex2(d, dflt.md, NULL) &&
+		      EVP_MD_CTX_set_params(z, p) == 0 && EVP_MD_CTX_set_params(d, p) == 0,
+		      "BLAKE2S-256 size: not settable before 3.2, as in default");
+		zt_clear_errors();
+		goto out;
+	}
+	for (size = 1; size <= 32; size++) {
+		static const size_t lens[] = { 0, 1, 63, 64, 65, 128, 130 };
+		OSSL_PARAM p[2] = { OSSL_PARAM_construct_uint(OSSL_DIGEST_PARAM_SIZE, &size),
+				    OSSL_PARAM_END };
+
+		for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+			int ok;
+
+			zl = dl = 0;
+			/* Odd sizes at init, even ones set afterwards then a re-init. */
+			if (size % 2)
+				ok = EVP_DigestInit_ex2(z, zinc.md, p) &&
+				     EVP_DigestInit_ex2(d, dflt.md, p);
+			else
+				ok = EVP_DigestInit_ex2(z, zinc.md, NULL) &&
+				     EVP_DigestInit_ex2(d, dflt.md, NULL) &&
+				     EVP_MD_CTX_set_params(z, p) && EVP_MD_CTX_set_params(d, p) &&
+				     EVP_DigestInit_ex2(z, NULL, NULL) &&
+				     EVP_DigestInit_ex2(d, NULL, NULL);
+			ok = ok && md_ctx_size(z) == size && md_ctx_size(d) == size &&
+			     EVP_DigestUpdate(z, msg, lens[i]) && EVP_DigestUpdate(d, msg, lens[i]) &&
+			     EVP_DigestFinal_ex(z, zout, &zl) && EVP_DigestFinal_ex(d, dout, &dl) &&
+			     zl == size && dl == size && memcmp(zout, dout, size) == 0;
+			tried++;
+			if (!ok) {
+				zt_diag("size %u, %zu bytes: zinc %u bytes, default %u", size, lens[i],
+					zl, dl);
+				bad++;
+			}
+		}
+	}
+	zt_ok(bad == 0, "BLAKE2S-256 size 1 to 32, at init or set then re-init: %d digests as "
+	      "default's, byte for byte (3.2+)", tried);
+	{
+		OSSL_PARAM p[2] = { OSSL_PARAM_construct_uint(OSSL_DIGEST_PARAM_SIZE, &size),
+				    OSSL_PARAM_END };
+		const char *reason;
+
+		size = 33;
+		zt_ok(!EVP_DigestInit_ex2(z, zinc.md, p) && !EVP_DigestInit_ex2(d, dflt.md, p),
+		      "BLAKE2S-256 size 33: refused, as default");
+		reason = zt_zinc_reason();
+		zt_ok(reason != NULL && strcmp(reason, "invalid output size") == 0,
+		      "BLAKE2S-256 size 33: zinc says \"%s\"", reason ? reason : "nothing");
+		size = 0;
+		zt_ok(!EVP_DigestInit_ex2(z, zinc.md, p) && !EVP_DigestInit_ex2(d, dflt.md, p),
+		      "BLAKE2S-256 size 0: refused, as default");
+		zt_clear_errors();
+	}
+out:
+	EVP_MD_CTX_free(z);
+	EVP_MD_CTX_free(d);
+}
+
 int main(void)
 {
 	engine_open(&zinc, "zinc", zt_zinc_ctx());
@@ -432,6 +524,7 @@ int main(void)
 	test_streams();
 	test_param_lists();
 	test_param_values();
+	test_blake2s_size();
 	engine_close(&zinc);
 	engine_close(&dflt);
 	return zt_done();
