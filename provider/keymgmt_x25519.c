@@ -10,6 +10,7 @@
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
+#include <openssl/kdf.h>
 #include <openssl/params.h>
 #include <openssl/rand.h>
 #include "x25519_key.h"
@@ -285,7 +286,12 @@ static const OSSL_PARAM *x25519_gettable_params(void *provctx)
 	return zinc_core_at_least(3, 6) ? x25519_gettable_3_6 : x25519_gettable;
 }
 
-/* Zinc fetches nothing on a key's behalf: a well-formed property query is accepted. */
+/*
+ * A well-formed property query is accepted and not used: zinc's one fetch
+ * for a key (HKDF-SHA256, for dhkem-ikm) goes by the context's default
+ * properties, since a query that chose zinc's key manager (provider=zinc)
+ * would keep HKDF out of reach.
+ */
 static int check_properties(const struct zinc_provctx *provctx, const OSSL_PARAM params[])
 {
 	const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_PROPERTIES);
@@ -341,7 +347,41 @@ static const OSSL_PARAM *x25519_settable_params(void *provctx)
 struct x25519_gen {
 	struct zinc_provctx *provctx;
 	int selection;
+	/* dhkem-ikm, in secure memory; NULL: the key is random. */
+	unsigned char *dhkem_ikm;
+	size_t dhkem_ikm_len;
 };
+
+static void clear_dhkem_ikm(struct x25519_gen *gen)
+{
+	OPENSSL_secure_clear_free(gen->dhkem_ikm, gen->dhkem_ikm_len);
+	gen->dhkem_ikm = NULL;
+	gen->dhkem_ikm_len = 0;
+}
+
+/*
+ * As default (3.2 on): an empty IKM is ignored, a new one replaces the
+ * last, and one that is not an octet string leaves none.  Its length is
+ * checked at generation, as default does.
+ */
+static int set_dhkem_ikm(struct x25519_gen *gen, const OSSL_PARAM *p)
+{
+	if (p->data == NULL || p->data_size == 0)
+		return 1;
+	clear_dhkem_ikm(gen);
+	if (p->data_type != OSSL_PARAM_OCTET_STRING) {
+		ZINC_RAISE(gen->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
+		return 0;
+	}
+	gen->dhkem_ikm = OPENSSL_secure_malloc(p->data_size);
+	if (gen->dhkem_ikm == NULL) {
+		ZINC_RAISE(gen->provctx, ZINC_R_OUT_OF_MEMORY);
+		return 0;
+	}
+	memcpy(gen->dhkem_ikm, p->data, p->data_size);
+	gen->dhkem_ikm_len = p->data_size;
+	return 1;
+}
 
 static int x25519_gen_set_params(void *vgen, const OSSL_PARAM params[])
 {
@@ -355,7 +395,23 @@ static int x25519_gen_set_params(void *vgen, const OSSL_PARAM params[])
 		ZINC_RAISE(gen->provctx, ZINC_R_INVALID_GROUP);
 		return 0;
 	}
-	return check_properties(gen->provctx, params);
+	if (!check_properties(gen->provctx, params))
+		return 0;
+	/* Before 3.2 default knows no dhkem-ikm and ignores it: so does zinc. */
+	if (zinc_core_at_least(3, 2) &&
+	    (p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_DHKEM_IKM)) != NULL)
+		return set_dhkem_ikm(gen, p);
+	return 1;
+}
+
+static void x25519_gen_cleanup(void *vgen)
+{
+	struct x25519_gen *gen = vgen;
+
+	if (gen == NULL)
+		return;
+	clear_dhkem_ikm(gen);
+	OPENSSL_free(gen);
 }
 
 static void *x25519_gen_init(void *provctx, int selection, const OSSL_PARAM params[])
@@ -369,15 +425,22 @@ static void *x25519_gen_init(void *provctx, int selection, const OSSL_PARAM para
 	gen->provctx = provctx;
 	gen->selection = selection;
 	if (!x25519_gen_set_params(gen, params)) {
-		OPENSSL_free(gen);
+		x25519_gen_cleanup(gen);
 		return NULL;
 	}
 	return gen;
 }
 
+/* In default's order; dhkem-ikm where the loading release's default has it. */
 static const OSSL_PARAM x25519_gen_settable[] = {
 	OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, NULL, 0),
 	OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_PROPERTIES, NULL, 0),
+	OSSL_PARAM_END
+};
+static const OSSL_PARAM x25519_gen_settable_dhkem[] = {
+	OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, NULL, 0),
+	OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_PROPERTIES, NULL, 0),
+	OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_DHKEM_IKM, NULL, 0),
 	OSSL_PARAM_END
 };
 
@@ -385,7 +448,7 @@ static const OSSL_PARAM *x25519_gen_settable_params(void *vgen, void *provctx)
 {
 	(void)vgen;
 	(void)provctx;
-	return x25519_gen_settable;
+	return zinc_core_at_least(3, 2) ? x25519_gen_settable_dhkem : x25519_gen_settable;
 }
 
 /*
@@ -421,33 +484,126 @@ static int x25519_random(const struct zinc_provctx *provctx, uint8_t out[CURVE25
 	return 1;
 }
 
-/* Parameter generation (libssl's, for a peer's key share) gives an empty key, as default. */
+/*
+ * RFC 9180's labels for DHKEM(X25519, HKDF-SHA256), whose suite_id is
+ * "KEM" || I2OSP(0x0020, 2).  DeriveKeyPair's
+ *   dkp_prk = LabeledExtract("", "dkp_prk", ikm)
+ *   sk = LabeledExpand(dkp_prk, "sk", "", 32)
+ * extracts from "HPKE-v1" || suite_id || "dkp_prk" || ikm and expands
+ * with the info I2OSP(32, 2) || "HPKE-v1" || suite_id || "sk".
+ */
+#define DHKEM_X25519_SUITE_ID "KEM\x00\x20"
+static const char dkp_prk_label[] = "HPKE-v1" DHKEM_X25519_SUITE_ID "dkp_prk";
+static const char sk_info[] = "\x00\x20" "HPKE-v1" DHKEM_X25519_SUITE_ID "sk";
+
+/*
+ * HKDF-SHA256 from the loading context under its default properties: zinc
+ * offers neither HKDF nor SHA-256, so the fetch cannot come back into zinc.
+ * Where provider=zinc is required the fetch fails; "-provider" would not
+ * help, as default's HKDF fetches its HMAC under those properties anyway.
+ */
+static EVP_KDF_CTX *hkdf_sha256(const struct zinc_provctx *provctx)
+{
+	EVP_KDF *kdf = EVP_KDF_fetch(provctx->libctx, "HKDF", NULL);
+	EVP_KDF_CTX *kctx = kdf == NULL ? NULL : EVP_KDF_CTX_new(kdf);
+	OSSL_PARAM params[] = {
+		OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, "SHA256", 0),
+		OSSL_PARAM_END
+	};
+
+	EVP_KDF_free(kdf);
+	if (kctx == NULL || !EVP_KDF_CTX_set_params(kctx, params)) {
+		EVP_KDF_CTX_free(kctx);
+		ZINC_RAISE(provctx, ZINC_R_DHKEM_HKDF_UNAVAILABLE);
+		return NULL;
+	}
+	return kctx;
+}
+
+/* HKDF in mode, keyed with key (and info, for expansion), into out. */
+static bool hkdf_step(EVP_KDF_CTX *kctx, int mode, const void *key, size_t key_len,
+		      const void *info, size_t info_len, uint8_t out[CURVE25519_KEY_SIZE])
+{
+	OSSL_PARAM params[] = {
+		OSSL_PARAM_construct_int(OSSL_KDF_PARAM_MODE, &mode),
+		OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, (void *)key, key_len),
+		OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, (void *)info, info_len),
+		OSSL_PARAM_END
+	};
+
+	if (info == NULL)
+		params[2] = OSSL_PARAM_construct_end();
+	return EVP_KDF_derive(kctx, out, CURVE25519_KEY_SIZE, params) > 0;
+}
+
+/* RFC 9180 DeriveKeyPair's private key, unclamped; as default, the IKM needs Nsk = 32 bytes. */
+static bool dhkem_derive_private(const struct zinc_provctx *provctx, const unsigned char *ikm,
+				 size_t ikm_len, uint8_t priv[CURVE25519_KEY_SIZE])
+{
+	const size_t label_len = sizeof(dkp_prk_label) - 1;
+	uint8_t dkp_prk[CURVE25519_KEY_SIZE];	/* SHA-256's size */
+	unsigned char *labeled_ikm = NULL;
+	EVP_KDF_CTX *kctx = NULL;
+	bool ok = false;
+
+	if (ikm_len < CURVE25519_KEY_SIZE) {
+		ZINC_RAISE_DATA(provctx, ZINC_R_INVALID_INPUT_LENGTH,
+				"dhkem-ikm needs at least 32 bytes");
+		return false;
+	}
+	if ((kctx = hkdf_sha256(provctx)) == NULL)
+		return false;
+	labeled_ikm = OPENSSL_secure_malloc(label_len + ikm_len);
+	if (labeled_ikm == NULL) {
+		ZINC_RAISE(provctx, ZINC_R_OUT_OF_MEMORY);
+		goto out;
+	}
+	memcpy(labeled_ikm, dkp_prk_label, label_len);
+	memcpy(labeled_ikm + label_len, ikm, ikm_len);
+	ok = hkdf_step(kctx, EVP_KDF_HKDF_MODE_EXTRACT_ONLY, labeled_ikm, label_len + ikm_len,
+		       NULL, 0, dkp_prk) &&
+	     hkdf_step(kctx, EVP_KDF_HKDF_MODE_EXPAND_ONLY, dkp_prk, sizeof(dkp_prk),
+		       sk_info, sizeof(sk_info) - 1, priv);
+	if (!ok)
+		ZINC_RAISE(provctx, ZINC_R_DHKEM_DERIVATION_FAILED);
+out:
+	OPENSSL_secure_clear_free(labeled_ikm, label_len + ikm_len);
+	OPENSSL_cleanse(dkp_prk, sizeof(dkp_prk));
+	EVP_KDF_CTX_free(kctx);
+	return ok;
+}
+
+/*
+ * Parameter generation (libssl's, for a peer's key share) gives an empty
+ * key, as default.  The private key is random, or derived from dhkem-ikm.
+ */
 static void *x25519_gen(void *vgen, OSSL_CALLBACK *cb, void *cbarg)
 {
 	struct x25519_gen *gen = vgen;
 	struct zinc_x25519_key *key;
+	bool ok;
 
 	(void)cb;
 	(void)cbarg;
 	key = zinc_x25519_key_new(gen->provctx);
 	if (key == NULL || (gen->selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
 		return key;
-	if (!x25519_random(gen->provctx, key->priv)) {
+	if (gen->dhkem_ikm != NULL)
+		ok = dhkem_derive_private(gen->provctx, gen->dhkem_ikm, gen->dhkem_ikm_len,
+					  key->priv);
+	else
+		ok = x25519_random(gen->provctx, key->priv);
+	if (!ok) {
 		zinc_x25519_key_free(key);
 		return NULL;
 	}
-	/* Default stores the private key clamped. */
+	/* Default stores the private key clamped, a derived one too. */
 	curve25519_clamp_secret(key->priv);
 	curve25519_generate_public(key->pub, key->priv);
 	key->has_priv = true;
 	key->has_pub = true;
 	zinc_report(ZINC_EV_X25519_KEYGEN);
 	return key;
-}
-
-static void x25519_gen_cleanup(void *vgen)
-{
-	OPENSSL_free(vgen);
 }
 
 /* See x25519_key.h: the reference is a key pointer whose key moves here. */

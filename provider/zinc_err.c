@@ -33,6 +33,8 @@ const OSSL_ITEM zinc_reason_strings[] = {
 	  "known-answer self-test failed even for the portable C: zinc refuses to load" },
 	{ ZINC_R_WRONG_OPENSSL_MAJOR,
 	  "zinc was built for another major version of OpenSSL: it refuses to load" },
+	{ ZINC_R_DHKEM_HKDF_UNAVAILABLE, "cannot fetch HKDF-SHA256 for dhkem-ikm" },
+	{ ZINC_R_DHKEM_DERIVATION_FAILED, "HKDF-SHA256 failed to derive the key from dhkem-ikm" },
 	{ 0, NULL }
 };
 
