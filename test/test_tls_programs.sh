@@ -225,26 +225,33 @@ check_report() {
 client_prog=$client
 [ $client = s_client ] && client_prog=openssl
 
+# start_s_server NAME CONNECTIONS GROUP: openssl s_server -WWW with zinc,
+# serving $tmp/www; its report is $tmp/NAME.rep.  Sets s_server and port.
+start_s_server() {
+	local name=$1 naccept=$2 group=$3 i
+	(
+		cd "$tmp/www" &&
+		exec "${with_zinc[@]}" ZINC_REPORT="$tmp/$name.rep" \
+			"$openssl" s_server -accept 127.0.0.1:0 -naccept "$naccept" \
+			-cert "$tmp/cert.pem" -key "$tmp/key.pem" -tls1_3 -ciphersuites $suite \
+			-groups "$group" -WWW -trace -msgfile "$tmp/$name.trace"
+	) >"$tmp/$name.out" 2>&1 &
+	s_server=$!
+	servers+=($s_server)
+	port=
+	for ((i = 0; i < start_limit; i++)); do
+		port=$(sed -n 's/^ACCEPT 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$tmp/$name.out")
+		[ -n "$port" ] || ! kill -0 $s_server 2>/dev/null && break
+		sleep 0.1
+	done
+	[ -n "$port" ]
+	ok $? "openssl s_server ($group) listens on 127.0.0.1:${port:-?} (a port the system chose)" ||
+		diag "$tmp/$name.out"
+}
+
 # --- openssl s_server -WWW --------------------------------------------------------
 # Two connections: the client with zinc, then with the default provider alone.
-(
-	cd "$tmp/www" &&
-	exec "${with_zinc[@]}" ZINC_REPORT="$tmp/s_server.rep" \
-		"$openssl" s_server -accept 127.0.0.1:0 -naccept 2 -cert "$tmp/cert.pem" \
-		-key "$tmp/key.pem" -tls1_3 -ciphersuites $suite -groups x25519 -WWW \
-		-trace -msgfile "$tmp/s_server.trace"
-) >"$tmp/s_server.out" 2>&1 &
-s_server=$!
-servers+=($s_server)
-port=
-for ((i = 0; i < start_limit; i++)); do
-	port=$(sed -n 's/^ACCEPT 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$tmp/s_server.out")
-	[ -n "$port" ] || ! kill -0 $s_server 2>/dev/null && break
-	sleep 0.1
-done
-[ -n "$port" ]
-ok $? "openssl s_server listens on 127.0.0.1:${port:-?} (a port the system chose)" ||
-	diag "$tmp/s_server.out"
+start_s_server s_server 2 x25519
 
 if [ -z "$port" ]; then
 	skip 7 "s_server did not start"
@@ -273,6 +280,34 @@ else
 		diag "$tmp/hello"
 fi
 stop $s_server
+
+# --- the hybrid X25519MLKEM768 (3.5+, TLS 1.3's default group there) --------------
+# Its X25519 half is fetched through EVP: with zinc preferred, zinc's, on
+# both sides.  openssl s_client is the client, with zinc.
+if ! "$openssl" list -kem-algorithms 2>/dev/null | grep -q X25519MLKEM768; then
+	skip 5 "$("$openssl" version | cut -d' ' -f1-2) has no X25519MLKEM768 (3.5+)"
+else
+	start_s_server hybrid 1 X25519MLKEM768
+	if [ -z "$port" ]; then
+		skip 4 "s_server did not start"
+	else
+		printf 'GET /data.bin HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' |
+		"${with_zinc[@]}" ZINC_REPORT="$tmp/hybrid-client.rep" "$openssl" s_client \
+			-connect "127.0.0.1:$port" -brief -ign_eof -tls1_3 -ciphersuites $suite \
+			-groups X25519MLKEM768 >"$tmp/hybrid.raw" 2>"$tmp/hybrid.log" &
+		hybrid_client=$!
+		wait_bounded $hybrid_client $run_limit
+		[ $? -eq 0 ] && grep -qx 'Negotiated TLS1.3 group: X25519MLKEM768' "$tmp/hybrid.log" &&
+			[ "$(tail -c $size "$tmp/hybrid.raw" | cmp - "$tmp/www/data.bin" && echo same)" = same ]
+		ok $? "X25519MLKEM768: s_client fetches the file over the hybrid group, zinc on both sides" ||
+			diag "$tmp/hybrid.log"
+		check_report "$tmp/hybrid-client.rep" $hybrid_client openssl "X25519MLKEM768 s_client"
+		wait_bounded $s_server $start_limit
+		ok $? "s_server exits after its connection"
+		check_report "$tmp/hybrid.rep" $s_server openssl "X25519MLKEM768 s_server"
+	fi
+	stop $s_server
+fi
 
 # --- nginx ------------------------------------------------------------------------
 # A port nothing listens on now; should another take it first, nginx fails.
