@@ -2,7 +2,8 @@
 /*
  * ChaCha20 (RFC 8439) as OpenSSL's "ChaCha20" stream cipher: a 32-byte key
  * and a 16-byte IV that is a little-endian block counter then the nonce.
- * Names, parameters and results follow OpenSSL 3.0's default provider.
+ * Names, parameters and results follow the default provider of the
+ * OpenSSL that loads zinc.
  */
 #include <string.h>
 #include <openssl/core_dispatch.h>
@@ -82,12 +83,8 @@ static uint64_t zc20_default_counter(const struct chacha20_glue *g)
 	return first + g->offset / 64 - (g->counter_lags ? 1 : 0);
 }
 
-/* The IV as default's counter and the nonce make it (3.6's "updated-iv"). */
-static void zc20_updated_iv(const struct chacha20_glue *g, uint8_t iv[CHACHA20_IV_SIZE])
+static void zc20_set_counter(uint8_t iv[CHACHA20_IV_SIZE], uint64_t block)
 {
-	uint64_t block = zc20_default_counter(g);
-
-	memcpy(iv, g->iv, CHACHA20_IV_SIZE);
 	store_le32(iv, (uint32_t)block);
 	store_le32(iv + 4, (uint32_t)(block >> 32));
 }
@@ -108,7 +105,7 @@ static int zc20_init(struct chacha20_glue *g, const unsigned char *key, size_t k
 	if (key != NULL) {
 		/* A new key alone goes on from default's counter. */
 		if (iv == NULL)
-			zc20_updated_iv(g, g->iv);
+			zc20_set_counter(g->iv, zc20_default_counter(g));
 		memcpy(g->key, key, CHACHA20_KEY_SIZE);
 		g->key_set = true;
 	}
@@ -250,9 +247,11 @@ static int zc20_get_ctx_params(void *vctx, OSSL_PARAM params[])
 	p = zinc_core_at_least(3, 6) ? zinc_param_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)
 				     : NULL;
 	if (p != NULL) {
+		/* 3.6's "updated-iv": default's counter, then the nonce. */
 		uint8_t iv[CHACHA20_IV_SIZE];
 
-		zc20_updated_iv(g, iv);
+		memcpy(iv, g->iv, sizeof(iv));
+		zc20_set_counter(iv, zc20_default_counter(g));
 		if (!OSSL_PARAM_set_octet_string(p, iv, sizeof(iv)))
 			goto bad;
 	}

@@ -74,7 +74,7 @@ static int blake2s_md_set_ctx_params(void *vmd, const OSSL_PARAM params[])
 		ZINC_RAISE(md->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
 		return 0;
 	}
-	p = zinc_param_locate((OSSL_PARAM *)params, OSSL_DIGEST_PARAM_SIZE);
+	p = OSSL_PARAM_locate_const(params, OSSL_DIGEST_PARAM_SIZE);
 	if (p == NULL)
 		return 1;
 	if (!OSSL_PARAM_get_uint(p, &size)) {

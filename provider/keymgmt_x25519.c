@@ -9,10 +9,8 @@
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
-#include <openssl/err.h>
 #include <openssl/kdf.h>
 #include <openssl/params.h>
-#include <openssl/rand.h>
 #include "x25519_key.h"
 
 enum {
@@ -452,39 +450,6 @@ static const OSSL_PARAM *x25519_gen_settable_params(void *vgen, void *provctx)
 }
 
 /*
- * The private key comes from the loading context's generator.  A context
- * holding zinc alone has none (no provider there offers a DRBG): then the
- * bytes come from the core's system entropy, the source DRBGs seed from.
- */
-static int x25519_random(const struct zinc_provctx *provctx, uint8_t out[CURVE25519_KEY_SIZE])
-{
-	unsigned char *buf = NULL;
-	size_t len;
-
-	ERR_set_mark();
-	if (RAND_priv_bytes_ex(provctx->libctx, out, CURVE25519_KEY_SIZE, 0) > 0) {
-		ERR_pop_to_mark();
-		return 1;
-	}
-	if (provctx->get_entropy == NULL || provctx->cleanup_entropy == NULL) {
-		ERR_clear_last_mark();
-		return 0;
-	}
-	len = provctx->get_entropy(provctx->handle, &buf, 8 * CURVE25519_KEY_SIZE,
-				   CURVE25519_KEY_SIZE, CURVE25519_KEY_SIZE);
-	if (len != CURVE25519_KEY_SIZE || buf == NULL) {
-		if (buf != NULL)
-			provctx->cleanup_entropy(provctx->handle, buf, len);
-		ERR_clear_last_mark();
-		return 0;
-	}
-	ERR_pop_to_mark();
-	memcpy(out, buf, CURVE25519_KEY_SIZE);
-	provctx->cleanup_entropy(provctx->handle, buf, len);
-	return 1;
-}
-
-/*
  * RFC 9180's labels for DHKEM(X25519, HKDF-SHA256), whose suite_id is
  * "KEM" || I2OSP(0x0020, 2).  DeriveKeyPair's
  *   dkp_prk = LabeledExtract("", "dkp_prk", ikm)
@@ -592,7 +557,7 @@ static void *x25519_gen(void *vgen, OSSL_CALLBACK *cb, void *cbarg)
 		ok = dhkem_derive_private(gen->provctx, gen->dhkem_ikm, gen->dhkem_ikm_len,
 					  key->priv);
 	else
-		ok = x25519_random(gen->provctx, key->priv);
+		ok = zinc_random_bytes(gen->provctx, key->priv, sizeof(key->priv));
 	if (!ok) {
 		zinc_x25519_key_free(key);
 		return NULL;

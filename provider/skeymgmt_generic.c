@@ -11,7 +11,6 @@
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
-#include <openssl/rand.h>
 #include "zinc_prov.h"
 
 static OSSL_FUNC_skeymgmt_free_fn generic_skey_free;
@@ -94,9 +93,12 @@ static int generic_skey_export(void *keydata, int selection, OSSL_CALLBACK *para
 }
 
 /*
- * Random bytes from the loading context's generator; its error stays on
- * the queue when it has none to give.
+ * Secret bytes (zinc_random_bytes); libcrypto's error stays on the queue
+ * when there are none to give.  A generated key is a key, not bulk data:
+ * at most 1 KiB.
  */
+enum { GENERIC_SKEY_MAX_GENERATE = 1024 };
+
 static void *generic_skey_generate(void *vprovctx, const OSSL_PARAM params[])
 {
 	struct zinc_provctx *provctx = vprovctx;
@@ -109,12 +111,12 @@ static void *generic_skey_generate(void *vprovctx, const OSSL_PARAM params[])
 		ZINC_RAISE(provctx, ZINC_R_FAILED_TO_GET_PARAMETER);
 		return NULL;
 	}
-	if (len == 0) {
+	if (len == 0 || len > GENERIC_SKEY_MAX_GENERATE) {
 		ZINC_RAISE(provctx, ZINC_R_INVALID_KEY_LENGTH);
 		return NULL;
 	}
 	skey = generic_skey_new(provctx, len);
-	if (skey != NULL && RAND_priv_bytes_ex(provctx->libctx, skey->bytes, len, 0) <= 0) {
+	if (skey != NULL && !zinc_random_bytes(provctx, skey->bytes, len)) {
 		generic_skey_free(skey);
 		return NULL;
 	}

@@ -71,6 +71,12 @@ enum zinc_reason {
 	ZINC_R_DHKEM_DERIVATION_FAILED
 };
 
+/*
+ * outlen secret bytes from the loading context's generator, else from the
+ * core's entropy (zinc_prov.c); 0 on failure, libcrypto's error queued.
+ */
+int zinc_random_bytes(const struct zinc_provctx *provctx, unsigned char *out, size_t outlen);
+
 /* The reason table handed to the core (zinc_err.c). */
 extern const OSSL_ITEM zinc_reason_strings[];
 

@@ -295,6 +295,21 @@ static void test_generate(void)
 	      reason_is("invalid key length"), "EVP_SKEY_generate, key-length 0: refused by zinc");
 	zt_ok(refused(api.generate(zt_preferred_ctx(), GENERIC, NULL, NULL)) &&
 	      reason_is("invalid key length"), "EVP_SKEY_generate, no key-length: refused by zinc");
+	zero = 1025;
+	zt_ok(refused(api.generate(zt_preferred_ctx(), GENERIC, NULL, zero_len)) &&
+	      reason_is("invalid key length"),
+	      "EVP_SKEY_generate, key-length 1025: refused by zinc (a key, at most 1 KiB)");
+	{
+		/* zinc alone has no DRBG: the bytes come from the core's entropy. */
+		zt_skey *alone = api.generate(zt_zinc_ctx(), GENERIC, NULL, params);
+		const unsigned char *r = NULL;
+		size_t l = 0;
+
+		zt_ok(alone != NULL && api.get0_raw_key(alone, &r, &l) && l == KEY_LEN &&
+		      memcmp(r, ra, KEY_LEN) != 0,
+		      "EVP_SKEY_generate with zinc alone (no random generator there) works");
+		api.free(alone);
+	}
 out:
 	zt_clear_errors();
 	api.free(a);
