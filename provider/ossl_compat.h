@@ -3,7 +3,9 @@
  * Names and dispatch numbers of newer OpenSSL releases, for a zinc built
  * against older headers.  They are ABI: a zinc.so built against 3.0 offers
  * them when a newer 3.x loads it (zinc_core_at_least decides at run time).
- * Each is defined only where the installed headers lack it.
+ * Each is defined only where the installed headers lack it; the function
+ * types as OSSL_CORE_MAKE_FUNC would make them, for the static
+ * declarations of the dispatch functions.
  */
 #ifndef ZINC_OSSL_COMPAT_H
 #define ZINC_OSSL_COMPAT_H
@@ -43,27 +45,28 @@
 #define OSSL_FUNC_SKEYMGMT_GET_KEY_ID 5
 #define OSSL_FUNC_SKEYMGMT_IMP_SETTABLE_PARAMS 6
 #define OSSL_FUNC_SKEYMGMT_GEN_SETTABLE_PARAMS 7
-OSSL_CORE_MAKE_FUNC(void, skeymgmt_free, (void *keydata))
-OSSL_CORE_MAKE_FUNC(const OSSL_PARAM *, skeymgmt_imp_settable_params, (void *provctx))
-OSSL_CORE_MAKE_FUNC(void *, skeymgmt_import, (void *provctx, int selection, const OSSL_PARAM params[]))
-OSSL_CORE_MAKE_FUNC(int, skeymgmt_export, (void *keydata, int selection,
-					    OSSL_CALLBACK *param_cb, void *cbarg))
-OSSL_CORE_MAKE_FUNC(const OSSL_PARAM *, skeymgmt_gen_settable_params, (void *provctx))
-OSSL_CORE_MAKE_FUNC(void *, skeymgmt_generate, (void *provctx, const OSSL_PARAM params[]))
+typedef void(OSSL_FUNC_skeymgmt_free_fn)(void *keydata);
+typedef const OSSL_PARAM *(OSSL_FUNC_skeymgmt_imp_settable_params_fn)(void *provctx);
+typedef void *(OSSL_FUNC_skeymgmt_import_fn)(void *provctx, int selection,
+					     const OSSL_PARAM params[]);
+typedef int(OSSL_FUNC_skeymgmt_export_fn)(void *keydata, int selection,
+					  OSSL_CALLBACK *param_cb, void *cbarg);
+typedef const OSSL_PARAM *(OSSL_FUNC_skeymgmt_gen_settable_params_fn)(void *provctx);
+typedef void *(OSSL_FUNC_skeymgmt_generate_fn)(void *provctx, const OSSL_PARAM params[]);
 #endif
 #ifndef OSSL_FUNC_CIPHER_ENCRYPT_SKEY_INIT
 #define OSSL_FUNC_CIPHER_ENCRYPT_SKEY_INIT 19
 #define OSSL_FUNC_CIPHER_DECRYPT_SKEY_INIT 20
-OSSL_CORE_MAKE_FUNC(int, cipher_encrypt_skey_init, (void *cctx, void *skeydata,
-						     const unsigned char *iv, size_t ivlen,
-						     const OSSL_PARAM params[]))
-OSSL_CORE_MAKE_FUNC(int, cipher_decrypt_skey_init, (void *cctx, void *skeydata,
-						     const unsigned char *iv, size_t ivlen,
-						     const OSSL_PARAM params[]))
+typedef int(OSSL_FUNC_cipher_encrypt_skey_init_fn)(void *cctx, void *skeydata,
+						   const unsigned char *iv, size_t ivlen,
+						   const OSSL_PARAM params[]);
+typedef int(OSSL_FUNC_cipher_decrypt_skey_init_fn)(void *cctx, void *skeydata,
+						   const unsigned char *iv, size_t ivlen,
+						   const OSSL_PARAM params[]);
 #endif
 #ifndef OSSL_FUNC_MAC_INIT_SKEY
 #define OSSL_FUNC_MAC_INIT_SKEY 13
-OSSL_CORE_MAKE_FUNC(int, mac_init_skey, (void *mctx, void *key, const OSSL_PARAM params[]))
+typedef int(OSSL_FUNC_mac_init_skey_fn)(void *mctx, void *key, const OSSL_PARAM params[]);
 #endif
 
 /* 3.6 */

@@ -497,18 +497,19 @@ static void test_blake2s_size(void)
 	zt_ok(bad == 0, "BLAKE2S-256 size 1 to 32, at init or set then re-init: %d digests as "
 	      "default's, byte for byte (3.2+)", tried);
 	{
-		OSSL_PARAM p[2] = { OSSL_PARAM_construct_uint(OSSL_DIGEST_PARAM_SIZE, &size),
-				    OSSL_PARAM_END };
+		unsigned int too_big = 33, zero = 0;
+		OSSL_PARAM big[2] = { OSSL_PARAM_construct_uint(OSSL_DIGEST_PARAM_SIZE, &too_big),
+				      OSSL_PARAM_END };
+		OSSL_PARAM none[2] = { OSSL_PARAM_construct_uint(OSSL_DIGEST_PARAM_SIZE, &zero),
+				       OSSL_PARAM_END };
 		const char *reason;
 
-		size = 33;
-		zt_ok(!EVP_DigestInit_ex2(z, zinc.md, p) && !EVP_DigestInit_ex2(d, dflt.md, p),
+		zt_ok(!EVP_DigestInit_ex2(z, zinc.md, big) && !EVP_DigestInit_ex2(d, dflt.md, big),
 		      "BLAKE2S-256 size 33: refused, as default");
 		reason = zt_zinc_reason();
 		zt_ok(reason != NULL && strcmp(reason, "invalid output size") == 0,
 		      "BLAKE2S-256 size 33: zinc says \"%s\"", reason ? reason : "nothing");
-		size = 0;
-		zt_ok(!EVP_DigestInit_ex2(z, zinc.md, p) && !EVP_DigestInit_ex2(d, dflt.md, p),
+		zt_ok(!EVP_DigestInit_ex2(z, zinc.md, none) && !EVP_DigestInit_ex2(d, dflt.md, none),
 		      "BLAKE2S-256 size 0: refused, as default");
 		zt_clear_errors();
 	}

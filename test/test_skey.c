@@ -8,7 +8,7 @@
  * this compiles against 3.0's headers; under 3.0 zinc must offer no key
  * manager, and the rest is skipped.
  */
-#define _GNU_SOURCE	/* RTLD_DEFAULT */
+#include "config.h"	/* _GNU_SOURCE, for RTLD_DEFAULT */
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -266,10 +266,12 @@ static void test_import_export(void)
 
 static void test_generate(void)
 {
-	size_t len = KEY_LEN, zero = 0;
+	size_t len = KEY_LEN, zero = 0, over = 1025;
 	OSSL_PARAM params[] = { OSSL_PARAM_size_t(OSSL_SKEY_PARAM_KEY_LENGTH, &len),
 				OSSL_PARAM_END };
 	OSSL_PARAM zero_len[] = { OSSL_PARAM_size_t(OSSL_SKEY_PARAM_KEY_LENGTH, &zero),
+				  OSSL_PARAM_END };
+	OSSL_PARAM too_long[] = { OSSL_PARAM_size_t(OSSL_SKEY_PARAM_KEY_LENGTH, &over),
 				  OSSL_PARAM_END };
 	zt_skey *a = api.generate(zt_preferred_ctx(), GENERIC, NULL, params);
 	zt_skey *b = api.generate(zt_preferred_ctx(), GENERIC, NULL, params);
@@ -295,8 +297,7 @@ static void test_generate(void)
 	      reason_is("invalid key length"), "EVP_SKEY_generate, key-length 0: refused by zinc");
 	zt_ok(refused(api.generate(zt_preferred_ctx(), GENERIC, NULL, NULL)) &&
 	      reason_is("invalid key length"), "EVP_SKEY_generate, no key-length: refused by zinc");
-	zero = 1025;
-	zt_ok(refused(api.generate(zt_preferred_ctx(), GENERIC, NULL, zero_len)) &&
+	zt_ok(refused(api.generate(zt_preferred_ctx(), GENERIC, NULL, too_long)) &&
 	      reason_is("invalid key length"),
 	      "EVP_SKEY_generate, key-length 1025: refused by zinc (a key, at most 1 KiB)");
 	{
