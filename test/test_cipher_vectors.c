@@ -456,20 +456,21 @@ static unsigned int run_wycheproof_aead(const char *relative, const struct zt_js
 /* The bytes of libsodium's .exp output ("0xNN" each), as hex. */
 static char *exp_hex(const char *path)
 {
-	char *text = zt_read_file(path, NULL), *hex, *w;
+	char *text = zt_read_file(path, NULL), *hex;
 	const char *p;
+	size_t n = 0;
 
 	if (text == NULL)
 		return NULL;
-	hex = w = malloc(strlen(text) + 1);
+	hex = malloc(strlen(text) + 1);
 	if (hex == NULL)
 		exit(99);
 	for (p = text; (p = strstr(p, "0x")) != NULL; p += 2)
 		if (isxdigit((unsigned char)p[2]) && isxdigit((unsigned char)p[3])) {
-			*w++ = (char)tolower((unsigned char)p[2]);
-			*w++ = (char)tolower((unsigned char)p[3]);
+			hex[n++] = (char)tolower((unsigned char)p[2]);
+			hex[n++] = (char)tolower((unsigned char)p[3]);
 		}
-	*w = '\0';
+	hex[n] = '\0';
 	free(text);
 	return hex;
 }
@@ -653,16 +654,17 @@ static void run_evpciph_chacha(void)
 static void check_hchacha20_oracle(void)
 {
 	char *path = zt_vector_path("libsodium/hchacha20_tv.json");
-	const struct zt_json *v;
+	const struct zt_json *vectors, *v;
 	struct zt_json *json;
 	size_t n = 0, bad = 0;
 
 	if (path == NULL)
 		return;
 	json = zt_json_load(path);
-	v = zt_json_get(json, "vectors");
-	for (v = v != NULL && v->type == ZT_JSON_ARRAY ? v->child : NULL; v != NULL; v = v->next) {
-		unsigned char *k, *in, *want, got[32];
+	vectors = zt_json_get(json, "vectors");
+	v = vectors != NULL && vectors->type == ZT_JSON_ARRAY ? vectors->child : NULL;
+	for (; v != NULL; v = v->next) {
+		unsigned char *k, *in, *want;
 		size_t kl = 0, il = 0, ol = 0;
 
 		k = zt_json_hex(v, "key", &kl);
@@ -671,6 +673,8 @@ static void check_hchacha20_oracle(void)
 		if (kl != 32 || il != 16 || ol != 32) {
 			bad++;
 		} else {
+			unsigned char got[32];
+
 			hchacha20_via_default(got, k, in);
 			bad += memcmp(got, want, 32) != 0;
 		}
