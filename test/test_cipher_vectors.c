@@ -7,6 +7,7 @@
  * (XChaCha through an HChaCha20 computed with default's ChaCha20), so that
  * a transcription error shows up as a disagreement with the oracle.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -398,72 +399,175 @@ out:
 	free(out);
 }
 
-static char *script_path(void)
+/* A stanza from JSON fields, for run_aead_stanza(); 0 if a field is absent. */
+static int json_stanza(struct zt_stanza *s, const char *const *kv, size_t n)
 {
-	const char *srcdir = getenv("ZINC_SRCDIR");
-	char *path;
+	size_t i;
 
-	if (srcdir == NULL || *srcdir == '\0')
-		return NULL;
-	path = malloc(strlen(srcdir) + sizeof("/test/json2stanza.pl"));
-	if (path == NULL)
-		return NULL;
-	sprintf(path, "%s/test/json2stanza.pl", srcdir);
-	return path;
+	zt_stanza_free(s);
+	for (i = 0; i < n; i += 2) {
+		if (kv[i + 1] == NULL)
+			return 0;
+		s->key[s->n] = strdup(kv[i]);
+		s->value[s->n] = strdup(kv[i + 1]);
+		if (s->key[s->n] == NULL || s->value[s->n] == NULL)
+			exit(99);
+		s->n++;
+	}
+	return 1;
 }
 
-/* JSON suites, converted to stanzas by test/json2stanza.pl. */
-static void run_json_suite(const char *relative, const char *exp_relative)
+/* Wycheproof's AEAD tests: testGroups[].tests[], the nonce size in the group. */
+static unsigned int run_wycheproof_aead(const char *relative, const struct zt_json *json,
+					unsigned int *malformed)
 {
-	char *path = zt_vector_path(relative), *exp = NULL, *script, *cmd;
+	const char *alg = zt_json_str(json, "algorithm");
+	const char *name = alg != NULL && strcmp(alg, "XCHACHA20-POLY1305") == 0
+			   ? "XChaCha20-Poly1305" : "ChaCha20-Poly1305";
+	const EVP_CIPHER *c = zinc_cipher_named(name);
+	struct zt_wycheproof it = { 0 };
 	struct zt_stanza s = { 0 };
+	const struct zt_json *t;
 	unsigned int n = 0;
-	FILE *f;
-	int status;
 
-	if (path == NULL)
-		return;
-	script = script_path();
-	if (script == NULL) {
-		zt_skip("%s: ZINC_SRCDIR is not set, so test/json2stanza.pl cannot be found",
-			relative);
-		free(path);
-		return;
-	}
-	if (exp_relative != NULL)
-		exp = zt_vector_path(exp_relative);
-	cmd = malloc(strlen(script) + strlen(path) + (exp ? strlen(exp) : 0) + 32);
-	if (cmd == NULL)
-		exit(99);
-	sprintf(cmd, "perl '%s' '%s'%s%s%s", script, path, exp ? " '" : "", exp ? exp : "",
-		exp ? "'" : "");
-	f = popen(cmd, "r");
-	if (f == NULL) {
-		zt_ok(0, "%s: cannot run %s", relative, cmd);
-		goto out;
-	}
-	while (zt_stanza_next(f, &s)) {
-		const char *name = zt_stanza_get(&s, "Cipher"), *id = zt_stanza_get(&s, "TcId");
-		const char *result = zt_stanza_get(&s, "Result");
-		const EVP_CIPHER *c = name != NULL ? zinc_cipher_named(name) : NULL;
+	while ((t = zt_wycheproof_next(json, &it)) != NULL) {
+		const char *kv[] = {
+			"Key", zt_json_str(t, "key"), "IV", zt_json_str(t, "iv"),
+			"AAD", zt_json_str(t, "aad"), "Plaintext", zt_json_str(t, "msg"),
+			"Ciphertext", zt_json_str(t, "ct"), "Tag", zt_json_str(t, "tag")
+		};
+		const char *result = zt_json_str(t, "result");
 		char label[256];
 
-		snprintf(label, sizeof(label), "%s %s%s (%s)", relative, id ? "tcId " : "",
-			 id ? id : zt_stanza_get(&s, "Comment"), name ? name : "?");
-		if (c == NULL || result == NULL) {
-			zt_ok(0, "%s: stanza at line %d has no known Cipher or no Result", label,
-			      s.line);
+		snprintf(label, sizeof(label), "%s tcId %ld (%s)", relative,
+			 zt_json_long(t, "tcId"), name);
+		if (result == NULL || !json_stanza(&s, kv, sizeof(kv) / sizeof(kv[0]))) {
+			zt_ok(0, "%s: a field is missing", label);
+			(*malformed)++;
 			continue;
 		}
 		run_aead_stanza(&s, c, label, result, 0);
 		n++;
 	}
 	zt_stanza_free(&s);
-	status = pclose(f);
-	zt_ok(status == 0 && n > 0, "%s: converter exited cleanly after %u vectors", relative, n);
-out:
-	free(cmd);
-	free(script);
+	return n;
+}
+
+/* The bytes of libsodium's .exp output ("0xNN" each), as hex. */
+static char *exp_hex(const char *path)
+{
+	char *text = zt_read_file(path, NULL), *hex;
+	const char *p;
+	size_t n = 0;
+
+	if (text == NULL)
+		return NULL;
+	hex = malloc(strlen(text) + 1);
+	if (hex == NULL)
+		exit(99);
+	for (p = text; (p = strstr(p, "0x")) != NULL; p += 2)
+		if (isxdigit((unsigned char)p[2]) && isxdigit((unsigned char)p[3])) {
+			hex[n++] = (char)tolower((unsigned char)p[2]);
+			hex[n++] = (char)tolower((unsigned char)p[3]);
+		}
+	hex[n] = '\0';
+	free(text);
+	return hex;
+}
+
+/*
+ * libsodium's XChaCha20-Poly1305 vector: its three encryptions (with AD,
+ * without, without in place), each as ciphertext || tag; with the .exp
+ * file, libsodium's own three outputs again, so that the JSON
+ * transcription is checked against them.
+ */
+#define MAX_MSG 1024
+static unsigned int run_libsodium_aead(const char *relative, const struct zt_json *json,
+				       const char *exp, unsigned int *malformed)
+{
+	static const char *const cases[3][3] = {
+		{ "with AD", "ciphertext_with_tag_with_ad", "0" },
+		{ "no AD", "ciphertext_with_tag_no_ad", "0" },
+		{ "no AD, in place", "ciphertext_with_tag_no_ad_inplace", "1" }
+	};
+	const char *msg = zt_json_str(json, "message");
+	size_t mlen = msg != NULL ? strlen(msg) : 0;
+	char *from_exp = exp != NULL ? exp_hex(exp) : NULL;
+	struct zt_stanza s = { 0 };
+	unsigned int n = 0;
+	int round, i;
+
+	if (msg == NULL || mlen > 2 * MAX_MSG) {
+		zt_ok(0, "%s: no message, or one longer than %d bytes", relative, MAX_MSG);
+		(*malformed)++;
+		free(from_exp);
+		return 0;
+	}
+	if (exp != NULL && (from_exp == NULL || strlen(from_exp) != 3 * (mlen + 32))) {
+		zt_ok(0, "%s: expected 3 outputs of %zu bytes", exp, mlen / 2 + 16);
+		(*malformed)++;
+		free(from_exp);
+		from_exp = NULL;
+	}
+	for (round = 0; round < (from_exp != NULL ? 2 : 1); round++)
+		for (i = 0; i < 3; i++) {
+			/* A slice of the .exp bytes; the JSON's whole string. */
+			const char *ct = round == 0 ? zt_json_str(json, cases[i][1])
+						    : from_exp + (size_t)i * (mlen + 32);
+			int ct_ok = ct != NULL && (round == 1 || strlen(ct) == mlen + 32);
+			char ct_hex[2 * MAX_MSG + 33], label[256];
+			const char *kv[] = {
+				"Key", zt_json_str(json, "key"), "IV", zt_json_str(json, "nonce"),
+				"AAD", i == 0 ? zt_json_str(json, "ad") : "", "Plaintext", msg,
+				"InPlace", cases[i][2], "Ciphertext", ct_hex, "Tag", ct_hex + mlen + 1
+			};
+
+			snprintf(label, sizeof(label), "%s libsodium tv, %s, %s (XChaCha20-Poly1305)",
+				 relative, round == 0 ? "JSON" : ".exp", cases[i][0]);
+			if (ct_ok) {
+				/* "ciphertext\0tag" */
+				memcpy(ct_hex, ct, mlen);
+				ct_hex[mlen] = '\0';
+				memcpy(ct_hex + mlen + 1, ct + mlen, 32);
+				ct_hex[mlen + 33] = '\0';
+			}
+			if (!ct_ok || !json_stanza(&s, kv, sizeof(kv) / sizeof(kv[0]))) {
+				zt_ok(0, "%s: not ciphertext || 16-byte tag, or a field is missing",
+				      label);
+				(*malformed)++;
+				continue;
+			}
+			run_aead_stanza(&s, zinc_xaead, label, "valid", 0);
+			n++;
+		}
+	zt_stanza_free(&s);
+	free(from_exp);
+	return n;
+}
+
+/* The JSON suites: Wycheproof's, and libsodium's vector with its .exp. */
+static void run_json_suite(const char *relative, const char *exp_relative)
+{
+	char *path = zt_vector_path(relative), *exp = NULL;
+	unsigned int n = 0, malformed = 0;
+	struct zt_json *json;
+	long declared = -1;
+
+	if (path == NULL)
+		return;
+	if (exp_relative != NULL)
+		exp = zt_vector_path(exp_relative);
+	json = zt_json_load(path);
+	if (zt_json_get(json, "testGroups") != NULL) {
+		declared = zt_json_long(json, "numberOfTests");
+		n = run_wycheproof_aead(relative, json, &malformed);
+	} else if (zt_json_get(json, "ciphertext_with_tag_with_ad") != NULL) {
+		n = run_libsodium_aead(relative, json, exp, &malformed);
+		declared = exp != NULL ? 6 : 3;	/* three encryptions, from .exp again */
+	}
+	zt_ok(n > 0 && (long)n == declared && malformed == 0,
+	      "%s: %u vectors read, as the file says (%ld)", relative, n, declared);
+	zt_json_free(json);
 	free(exp);
 	free(path);
 }
@@ -550,61 +654,39 @@ static void run_evpciph_chacha(void)
 static void check_hchacha20_oracle(void)
 {
 	char *path = zt_vector_path("libsodium/hchacha20_tv.json");
-	char *text = NULL, *p;
-	size_t cap = 0, len = 0, n = 0, bad = 0;
-	FILE *f;
+	const struct zt_json *vectors, *v;
+	struct zt_json *json;
+	size_t n = 0, bad = 0;
 
 	if (path == NULL)
 		return;
-	f = fopen(path, "r");
-	if (f == NULL) {
-		zt_ok(0, "cannot open %s", path);
-		free(path);
-		return;
-	}
-	for (;;) {
-		size_t got;
+	json = zt_json_load(path);
+	vectors = zt_json_get(json, "vectors");
+	v = vectors != NULL && vectors->type == ZT_JSON_ARRAY ? vectors->child : NULL;
+	for (; v != NULL; v = v->next) {
+		unsigned char *k, *in, *want;
+		size_t kl = 0, il = 0, ol = 0;
 
-		if (len + 4096 > cap) {
-			cap = (cap + 4096) * 2;
-			text = realloc(text, cap);
-			if (text == NULL)
-				exit(99);
-		}
-		got = fread(text + len, 1, cap - len - 1, f);
-		if (got == 0)
-			break;
-		len += got;
-	}
-	text[len] = '\0';
-	fclose(f);
-	/* Each vector is "key": "...", "input": "...", "output": "..." in that order. */
-	for (p = strstr(text, "\"key\""); p != NULL; p = strstr(p, "\"key\"")) {
-		char hk[65] = "", hi[33] = "", ho[65] = "";
-		unsigned char *k, *in, *want, got[32];
-		size_t kl, il, ol;
-
-		if (sscanf(p, "\"key\": \"%64[0-9a-f]\", \"input\": \"%32[0-9a-f]\", "
-			   "\"output\": \"%64[0-9a-f]\"", hk, hi, ho) != 3) {
-			p += 5;
-			continue;
-		}
-		k = zt_unhex(hk, &kl);
-		in = zt_unhex(hi, &il);
-		want = zt_unhex(ho, &ol);
-		hchacha20_via_default(got, k, in);
-		if (kl != 32 || il != 16 || ol != 32 || memcmp(got, want, 32) != 0)
+		k = zt_json_hex(v, "key", &kl);
+		in = zt_json_hex(v, "input", &il);
+		want = zt_json_hex(v, "output", &ol);
+		if (kl != 32 || il != 16 || ol != 32) {
 			bad++;
+		} else {
+			unsigned char got[32];
+
+			hchacha20_via_default(got, k, in);
+			bad += memcmp(got, want, 32) != 0;
+		}
 		n++;
 		free(k);
 		free(in);
 		free(want);
-		p += 5;
 	}
 	zt_ok(n >= 5 && bad == 0,
 	      "HChaCha20 from default's ChaCha20 matches libsodium's %zu vectors (%zu bad)",
 	      n, bad);
-	free(text);
+	zt_json_free(json);
 	free(path);
 }
 

@@ -9,13 +9,11 @@
 #
 # Environment (from Makefile.am): ZINC_MODULE_DIR, ZINC_BUILDDIR, ZINC_SRCDIR, OPENSSL.
 set -u
+. "${ZINC_SRCDIR:?}/test/lib.sh"
 
 openssl=${OPENSSL:-}
 [ -n "$openssl" ] || openssl=$(command -v openssl || true)
-if [ -z "$openssl" ]; then
-	echo "1..0 # SKIP the openssl command is not installed"
-	exit 0
-fi
+[ -n "$openssl" ] || missing_all "the openssl command is not installed"
 moddir=${ZINC_MODULE_DIR:?}
 builddir=${ZINC_BUILDDIR:?}
 module=$moddir/zinc.so
@@ -26,7 +24,6 @@ trap 'rm -rf "$tmp"' EXIT
 # Only what the command line loads; the user's openssl.cnf must not interfere.
 export OPENSSL_CONF=/dev/null
 
-. "$ZINC_SRCDIR/test/lib.sh"
 # A command's output as diagnostics: text as it is, binary as a hex dump.
 show() {
 	if [ ! -s "$1" ]; then
@@ -38,7 +35,6 @@ show() {
 		od -An -tx1 "$1" | head -n 4 | diag
 	fi
 }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $*"; }
 
 sanitizer_run_env "$module" "$openssl"
 ossl() { "${run_env[@]}" "$openssl" "$@"; }
@@ -151,7 +147,7 @@ with_cnf() { OPENSSL_CONF=$tmp/zinc.cnf "$aead_file" "$@"; }
 without_zinc() { OPENSSL_CONF=/dev/null "$aead_file" "$@"; }
 
 if [ ! -x "$aead_file" ]; then
-	for _ in $(seq 9); do skip "docs/examples/aead-file is not built"; done
+	skip 9 "docs/examples/aead-file is not built"
 else
 	head -c 200003 /dev/urandom >"$tmp/plain"
 	for alg in chacha20-poly1305 xchacha20-poly1305; do

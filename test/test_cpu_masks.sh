@@ -6,39 +6,24 @@
 # down to the portable C, runs on this one machine (TAP).  A mask first has
 # to show in zinc's buildinfo exactly as asked: otherwise it is not tested.
 #
-# Environment (from Makefile.am): ZINC_BUILDDIR, ZINC_EMULATOR (qemu-user
+# Environment (from Makefile.am): ZINC_BUILDDIR, ZINC_SRCDIR, ZINC_EMULATOR (qemu-user
 # for a cross build's programs, or empty) and what the programs need.
 set -u
 
 builddir=${ZINC_BUILDDIR:?}
 read -r -a emulator <<<"${ZINC_EMULATOR:-}"
+. "${ZINC_SRCDIR:?}/test/lib.sh"
 run() { "${emulator[@]}" "$builddir/test/$1"; }
 programs=(test_primitives test_curve25519 test_cipher_vectors test_cipher_diff
 	  test_mac_vectors test_mac_diff test_x25519_evp test_selftest_direct)
-# From none to everything, each adding what the next path needs (x86_64;
-# test_ct_memcheck.sh reads this list too).
-masks=(none
-       ssse3
-       ssse3,avx,avx2
-       ssse3,avx,avx2,avx512f,avx512vl,avx512bw   # BLAKE2s AVX-512VL (BMI2 picks scalar)
-       ssse3,avx,avx2,bmi2,adx
-       ssse3,avx,avx2,bmi2,adx,avx512f,avx512vl
-       ssse3,avx,avx2,bmi2,adx,avx512f,avx512vl,avx512bw
-       ssse3,avx,avx2,bmi2,adx,avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi2)
-# ARM builds name their own features (cpu.c): the full list tells.
-case " $(run test_provider 2>&1 | sed -n 's/^# buildinfo: .*cpu: //p') " in
-*" armv7 "*) masks=(none armv7 armv7,neon) ;;
-*" armv8 "*) masks=(none armv8 armv8,neon) ;;
-esac
+mapfile -t masks < <(cpu_masks "$(run test_provider 2>&1 | sed -n 's/^# buildinfo: .*cpu: //p')")
 
-n=0
 for mask in "${masks[@]}"; do
 	want=${mask//,/ }
 	buildinfo=$(ZINC_CPU=$mask run test_provider 2>&1 | sed -n 's/^# buildinfo: //p')
 	got=${buildinfo##*cpu: }
 	if [ "$got" != "$want" ]; then
-		n=$((n + 1))
-		echo "ok $n # SKIP ZINC_CPU=$mask: this CPU gives '$got'"
+		skip 1 "ZINC_CPU=$mask: this CPU gives '$got'"
 		continue
 	fi
 	# A path that fails its load-time self-test is replaced by the next one,

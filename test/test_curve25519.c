@@ -58,19 +58,6 @@ static struct impl impls[] = {
 
 static const uint8_t all_zero[KEY];
 
-static void unhex32(uint8_t out[KEY], const char *hex)
-{
-	size_t len;
-	unsigned char *b = zt_unhex(hex, &len);
-
-	if (len != KEY) {
-		printf("Bail out! bad 32-byte hex constant %s\n", hex);
-		exit(1);
-	}
-	memcpy(out, b, KEY);
-	free(b);
-}
-
 /*
  * The default provider's X25519(scalar, u): 1 if derive succeeds, 0 if it
  * fails (it refuses an all-zero result), -1 if anything before it fails.
@@ -145,9 +132,9 @@ static void test_rfc7748_vectors(void)
 	size_t i, j;
 
 	for (i = 0; i < sizeof(rfc_vectors) / sizeof(rfc_vectors[0]); i++) {
-		unhex32(scalar, rfc_vectors[i].scalar);
-		unhex32(u, rfc_vectors[i].u);
-		unhex32(want, rfc_vectors[i].out);
+		zt_unhex_exact(scalar, KEY, rfc_vectors[i].scalar);
+		zt_unhex_exact(u, KEY, rfc_vectors[i].u);
+		zt_unhex_exact(want, KEY, rfc_vectors[i].out);
 		zt_ok(oracle_x25519(got, scalar, u) == 1 && memcmp(got, want, KEY) == 0,
 		      "RFC 7748 5.2 vector %zu: the default provider agrees", i + 1);
 		for (j = 0; j < NIMPLS; j++) {
@@ -197,7 +184,7 @@ static void test_rfc7748_iterated(void)
 			zt_skip("RFC 7748 5.2 after 1,000,000 iterations: set ZINC_X25519_MILLION=1");
 			continue;
 		}
-		unhex32(want, after[i].k);
+		zt_unhex_exact(want, KEY, after[i].k);
 		zt_ok(iterate(NULL, got, after[i].n) && memcmp(got, want, KEY) == 0,
 		      "RFC 7748 5.2 after %lu iterations: the default provider agrees", after[i].n);
 		for (j = 0; j < NIMPLS; j++) {
@@ -213,11 +200,11 @@ static void test_rfc7748_dh(void)
 	uint8_t a[KEY], b[KEY], a_pub[KEY], b_pub[KEY], k[KEY], got[KEY];
 	size_t j;
 
-	unhex32(a, "77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a");
-	unhex32(a_pub, "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a");
-	unhex32(b, "5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb");
-	unhex32(b_pub, "de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f");
-	unhex32(k, "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742");
+	zt_unhex_exact(a, KEY, "77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a");
+	zt_unhex_exact(a_pub, KEY, "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a");
+	zt_unhex_exact(b, KEY, "5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb");
+	zt_unhex_exact(b_pub, KEY, "de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f");
+	zt_unhex_exact(k, KEY, "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742");
 
 	zt_ok(oracle_public(got, a) && memcmp(got, a_pub, KEY) == 0 &&
 	      oracle_public(got, b) && memcmp(got, b_pub, KEY) == 0,
@@ -245,110 +232,41 @@ struct wp_case {
 	uint8_t priv[KEY], pub[KEY], shared[KEY];
 };
 
-enum { HAVE_PRIV = 1, HAVE_PUB = 2, HAVE_SHARED = 4, HAVE_RESULT = 8, HAVE_ALL = 15 };
-
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0;
-
-	if (f == NULL)
-		return NULL;
-	for (;;) {
-		char *grown = realloc(buf, len + 65536 + 1);
-		size_t n;
-
-		if (grown == NULL) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = grown;
-		n = fread(buf + len, 1, 65536, f);
-		len += n;
-		if (n == 0) {
-			buf[len] = '\0';
-			break;
-		}
-	}
-	fclose(f);
-	return buf;
-}
-
-/* The string starting at the quote *p; *p moves past its closing quote. */
-static char *json_string(char **p)
-{
-	char *s = *p + 1, *e = s;
-
-	while (*e != '\0' && *e != '"')
-		e += (e[0] == '\\' && e[1] != '\0') ? 2 : 1;
-	if (*e == '\0')
-		return NULL;
-	*e = '\0';
-	*p = e + 1;
-	return s;
-}
-
 /*
- * Not a general JSON parser: a scanner for this file's fixed shape.  It
- * steps over strings whole, reads the values of the keys it knows, and
- * takes a test to be complete at the "}" after its last field.
+ * The valid and acceptable tests, in the file's order; NULL if a test
+ * lacks a 32-byte field (invalid ones are left out and fail the count).
  */
-static struct wp_case *wycheproof_cases(char *json, size_t *count, long *declared)
+static struct wp_case *wycheproof_cases(const struct zt_json *root, size_t *count)
 {
-	struct wp_case *cases = NULL, cur = { 0 };
+	struct zt_wycheproof it = { 0 };
+	struct wp_case *cases = NULL;
+	const struct zt_json *t;
 	size_t n = 0;
-	int have = 0;
-	char *p = json;
 
-	*declared = -1;
-	while (*p != '\0') {
-		char *key, *value;
+	while ((t = zt_wycheproof_next(root, &it)) != NULL) {
+		const char *result = zt_json_str(t, "result");
+		const char *priv = zt_json_str(t, "private"), *pub = zt_json_str(t, "public");
+		const char *shared = zt_json_str(t, "shared");
+		struct wp_case *grown;
 
-		if (*p == '}' && have == HAVE_ALL) {
-			struct wp_case *grown = realloc(cases, (n + 1) * sizeof(*cases));
-
-			if (grown == NULL) {
-				free(cases);
-				return NULL;
-			}
-			cases = grown;
-			cases[n++] = cur;
-			have = 0;
-		}
-		if (*p != '"') {
-			p++;
+		if (result == NULL ||
+		    (strcmp(result, "valid") != 0 && strcmp(result, "acceptable") != 0))
 			continue;
+		if (priv == NULL || pub == NULL || shared == NULL || strlen(priv) != 2 * KEY ||
+		    strlen(pub) != 2 * KEY || strlen(shared) != 2 * KEY)
+			continue;	/* incomplete: fails the count */
+		grown = realloc(cases, (n + 1) * sizeof(*cases));
+		if (grown == NULL) {
+			free(cases);
+			return NULL;
 		}
-		if ((key = json_string(&p)) == NULL)
-			break;
-		p += strspn(p, " \t\r\n");
-		if (*p != ':')
-			continue;
-		p++;
-		p += strspn(p, " \t\r\n");
-		if (strcmp(key, "numberOfTests") == 0) {
-			*declared = strtol(p, &p, 10);
-		} else if (strcmp(key, "tcId") == 0) {
-			memset(&cur, 0, sizeof(cur));
-			cur.tc_id = strtol(p, &p, 10);
-			have = 0;
-		} else if (*p == '"' && (strcmp(key, "private") == 0 || strcmp(key, "public") == 0 ||
-					 strcmp(key, "shared") == 0 || strcmp(key, "result") == 0)) {
-			if ((value = json_string(&p)) == NULL)
-				break;
-			if (strcmp(key, "result") == 0) {
-				if (strcmp(value, "valid") != 0 && strcmp(value, "acceptable") != 0)
-					continue;	/* an invalid test would stay incomplete and fail the count */
-				cur.acceptable = strcmp(value, "acceptable") == 0;
-				have |= HAVE_RESULT;
-			} else if (strlen(value) == (size_t)2 * KEY) {
-				unhex32(key[1] == 'r' ? cur.priv : key[1] == 'u' ? cur.pub : cur.shared,
-					value);
-				have |= key[1] == 'r' ? HAVE_PRIV : key[1] == 'u' ? HAVE_PUB : HAVE_SHARED;
-			}
-		}
+		cases = grown;
+		cases[n].tc_id = zt_json_long(t, "tcId");
+		cases[n].acceptable = strcmp(result, "acceptable") == 0;
+		zt_unhex_exact(cases[n].priv, KEY, priv);
+		zt_unhex_exact(cases[n].pub, KEY, pub);
+		zt_unhex_exact(cases[n].shared, KEY, shared);
+		n++;
 	}
 	*count = n;
 	return cases;
@@ -359,17 +277,18 @@ static void test_wycheproof(void)
 	char *path = zt_vector_path("wycheproof/testvectors_v1/x25519_test.json");
 	struct wp_case *cases;
 	size_t n = 0, i, j, zeros = 0, oracle_bad = 0;
+	struct zt_json *json;
 	long declared;
-	char *json;
 
 	if (path == NULL)
 		return;
-	json = read_file(path);
+	json = zt_json_load(path);
 	if (!zt_ok(json != NULL, "read %s", path)) {
 		free(path);
 		return;
 	}
-	cases = wycheproof_cases(json, &n, &declared);
+	declared = zt_json_long(json, "numberOfTests");
+	cases = wycheproof_cases(json, &n);
 	zt_ok(cases != NULL && n > 0 && (long)n == declared,
 	      "Wycheproof x25519: %zu valid or acceptable tests of %ld", n, declared);
 
@@ -409,7 +328,7 @@ static void test_wycheproof(void)
 		      impls[j].name);
 	}
 	free(cases);
-	free(json);
+	zt_json_free(json);
 	free(path);
 }
 

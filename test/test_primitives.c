@@ -30,24 +30,6 @@ static void die(const char *what)
 	exit(99);
 }
 
-static size_t unhex(uint8_t *out, size_t max, const char *hex)
-{
-	size_t len;
-	unsigned char *b = zt_unhex(hex, &len);
-
-	if (len > max)
-		die("a vector is longer than its buffer");
-	memcpy(out, b, len);
-	free(b);
-	return len;
-}
-
-static void unhex_exact(uint8_t *out, size_t len, const char *hex)
-{
-	if (unhex(out, len, hex) != len)
-		die("a vector field has the wrong length");
-}
-
 static bool all_zero(const void *p, size_t len)
 {
 	const uint8_t *b = p;
@@ -222,7 +204,7 @@ static size_t input(uint8_t *out, size_t max, const char *text, const char *hex,
 		return len;
 	}
 	if (hex != NULL)
-		return unhex(out, max, hex);
+		return zt_unhex_into(out, max, hex);
 	memset(out, 0, len);
 	return len;
 }
@@ -306,9 +288,9 @@ static void test_chacha20_kats(void)
 		const struct chacha_kat *v = &chacha_kats[i];
 		size_t len;
 
-		unhex_exact(key, 32, v->key);
-		unhex_exact(iv, 16, v->iv);
-		len = unhex(ct, sizeof(ct), v->ct);
+		zt_unhex_exact(key, 32, v->key);
+		zt_unhex_exact(iv, 16, v->iv);
+		len = zt_unhex_into(ct, sizeof(ct), v->ct);
 		if (input(pt, sizeof(pt), v->text, NULL, len) != len)
 			die("plaintext and ciphertext lengths differ");
 
@@ -387,109 +369,22 @@ static void test_chacha20_set_iv(void)
 
 /* --- HChaCha20 --------------------------------------------------------------- */
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET) != 0 || (buf = malloc((size_t)n + 1)) == NULL ||
-	    fread(buf, 1, (size_t)n, f) != (size_t)n)
-		die("cannot read a vector file");
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
-/* Where the value of field "name" starts in the flat JSON object [obj, end), or NULL. */
-static const char *json_value(const char *obj, const char *end, const char *name)
-{
-	size_t nlen = strlen(name);
-	const char *p;
-
-	for (p = obj; (p = strstr(p, name)) != NULL && p < end; p += nlen) {
-		if (p > obj && p[-1] == '"' && p[nlen] == '"') {
-			p += nlen + 1;
-			while (*p == ' ' || *p == '\t' || *p == ':')
-				p++;
-			return p < end ? p : NULL;
-		}
-	}
-	return NULL;
-}
-
-/* A string field, malloc'd, or NULL if absent. */
-static char *json_string(const char *obj, const char *end, const char *name)
-{
-	const char *p = json_value(obj, end, name), *q;
-	char *out;
-
-	if (p == NULL || *p != '"')
-		return NULL;
-	q = strchr(++p, '"');
-	if (q == NULL || q > end)
-		return NULL;
-	out = malloc((size_t)(q - p) + 1);
-	if (out == NULL)
-		die("out of memory");
-	memcpy(out, p, (size_t)(q - p));
-	out[q - p] = '\0';
-	return out;
-}
-
-static uint8_t *json_hex(const char *obj, const char *end, const char *name, size_t *len)
-{
-	char *s = json_string(obj, end, name);
-	uint8_t *b;
-
-	if (s == NULL)
-		return NULL;
-	b = zt_unhex(s, len);
-	free(s);
-	return b;
-}
-
-/*
- * Calls fn for each object holding the field anchor (a flat object: from
- * the last '{' before the anchor to the first '}' after it).
- */
-static void json_each(const char *buf, const char *anchor,
-		      void (*fn)(const char *obj, const char *end, void *arg), void *arg)
-{
-	char quoted[64];
-	const char *p = buf;
-
-	snprintf(quoted, sizeof(quoted), "\"%s\"", anchor);
-	while ((p = strstr(p, quoted)) != NULL) {
-		const char *obj = p, *end = strchr(p, '}');
-
-		while (obj > buf && *obj != '{')
-			obj--;
-		if (end == NULL)
-			die("malformed JSON vector file");
-		fn(obj, end, arg);
-		p = end;
-	}
-}
-
 struct counts {
 	unsigned int total, bad, skipped;
 };
 
-static void hchacha_json_one(const char *obj, const char *end, void *arg)
+static void hchacha_json_one(const struct zt_json *v, struct counts *c)
 {
-	struct counts *c = arg;
 	size_t kl, nl, ol;
-	uint8_t *key = json_hex(obj, end, "key", &kl);
-	uint8_t *nonce = json_hex(obj, end, "input", &nl);
-	uint8_t *want = json_hex(obj, end, "output", &ol);
+	uint8_t *key = zt_json_hex(v, "key", &kl);
+	uint8_t *nonce = zt_json_hex(v, "input", &nl);
+	uint8_t *want = zt_json_hex(v, "output", &ol);
 	uint8_t got[32];
 
 	if (key == NULL || nonce == NULL || want == NULL || kl != 32 || nl != 16 || ol != 32)
 		die("malformed hchacha20_tv.json entry");
 	/* libsodium's variant with its own constant is not HChaCha20. */
-	if (json_value(obj, end, "constant") != NULL) {
+	if (zt_json_get(v, "constant") != NULL) {
 		c->skipped++;
 		goto out;
 	}
@@ -509,13 +404,15 @@ static void test_hchacha20(void)
 {
 	uint8_t key[32], nonce[16], got[32], want[32], ref[32];
 	struct counts c = { 0, 0, 0 };
-	char *path, *buf;
+	const struct zt_json *vectors, *v;
+	struct zt_json *json;
+	char *path;
 	int i, bad = 0;
 
 	/* draft-irtf-cfrg-xchacha 2.2.1 */
-	unhex_exact(key, 32, KEY_00_1F);
-	unhex_exact(nonce, 16, "000000090000004a0000000031415927");
-	unhex_exact(want, 32, "82413b4227b27bfed30e42508a877d73a0f9e4d58a74a853c12ec41326d3ecdc");
+	zt_unhex_exact(key, 32, KEY_00_1F);
+	zt_unhex_exact(nonce, 16, "000000090000004a0000000031415927");
+	zt_unhex_exact(want, 32, "82413b4227b27bfed30e42508a877d73a0f9e4d58a74a853c12ec41326d3ecdc");
 	ossl_hchacha20(ref, nonce, key);
 	zt_mem_eq(ref, 32, want, 32, "HChaCha20 draft-irtf-cfrg-xchacha 2.2.1: the typed "
 		  "vector agrees with OpenSSL's ChaCha20");
@@ -535,12 +432,18 @@ static void test_hchacha20(void)
 	path = zt_vector_path("libsodium/hchacha20_tv.json");
 	if (path == NULL)
 		return;
-	buf = slurp(path);
-	json_each(buf, "output", hchacha_json_one, &c);
+	json = zt_json_load(path);
+	vectors = zt_json_get(json, "vectors");
+	if (json == NULL || vectors == NULL || vectors->type != ZT_JSON_ARRAY)
+		die("cannot read hchacha20_tv.json");
+	for (v = vectors->child; v != NULL; v = v->next)
+		hchacha_json_one(v, &c);
+	if ((v = zt_json_get(json, "custom_constant_vector")) != NULL)
+		hchacha_json_one(v, &c);
 	zt_ok(c.total > 0 && c.bad == 0, "HChaCha20: libsodium hchacha20_tv.json, %u of %u "
 	      "agree (%u with a custom constant not applicable)", c.total - c.bad, c.total,
 	      c.skipped);
-	free(buf);
+	zt_json_free(json);
 	free(path);
 }
 
@@ -610,8 +513,8 @@ static void test_poly1305_kats(void)
 		const struct poly_kat *v = &poly_kats[i];
 		size_t len;
 
-		unhex_exact(key, 32, v->key);
-		unhex_exact(tag, 16, v->tag);
+		zt_unhex_exact(key, 32, v->key);
+		zt_unhex_exact(tag, 16, v->tag);
 		len = input(msg, sizeof(msg), v->text, v->hex, v->zeros);
 
 		ossl_mac("POLY1305", got, 16, msg, len, key, 32, NULL, NULL);
@@ -644,7 +547,7 @@ static void test_poly1305_edges(void)
 
 	memset(msg, 0xff, sizeof(msg));
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		unhex_exact(key, 32, keys[i]);
+		zt_unhex_exact(key, 32, keys[i]);
 		for (j = 0; j < sizeof(lens) / sizeof(lens[0]); j++) {
 			poly1305(got, msg, lens[j], key);
 			ossl_mac("POLY1305", ref, 16, msg, lens[j], key, 32, NULL, NULL);
@@ -770,14 +673,13 @@ static void blake2s_selftest(uint8_t grand[32], bool ossl)
 	}
 }
 
-static void blake2_json_one(const char *obj, const char *end, void *arg)
+static void blake2_json_one(const struct zt_json *v, struct counts *c)
 {
-	struct counts *c = arg;
 	size_t il, kl, ol;
-	uint8_t *in = json_hex(obj, end, "in", &il);
-	uint8_t *key = json_hex(obj, end, "key", &kl);
-	uint8_t *want = json_hex(obj, end, "out", &ol);
-	char *hash = json_string(obj, end, "hash");
+	uint8_t *in = zt_json_hex(v, "in", &il);
+	uint8_t *key = zt_json_hex(v, "key", &kl);
+	uint8_t *want = zt_json_hex(v, "out", &ol);
+	const char *hash = zt_json_str(v, "hash");
 
 	if (in == NULL || key == NULL || want == NULL || hash == NULL || ol != 32 || kl > 32)
 		die("malformed blake2 KAT entry");
@@ -793,7 +695,6 @@ static void blake2_json_one(const char *obj, const char *end, void *arg)
 	free(in);
 	free(key);
 	free(want);
-	free(hash);
 }
 
 static void test_blake2s(void)
@@ -801,18 +702,20 @@ static void test_blake2s(void)
 	uint8_t want[32], got[32], ref[32], key[32], salt[8], personal[8], msg[300];
 	struct blake2s_state st;
 	struct counts c = { 0, 0, 0 };
-	char *path, *buf;
+	const struct zt_json *v;
+	struct zt_json *json;
+	char *path;
 	int i, bad = 0;
 
 	/* RFC 7693 Appendix B */
-	unhex_exact(want, 32, "508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982");
+	zt_unhex_exact(want, 32, "508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982");
 	ossl_blake2s256(ref, (const uint8_t *)"abc", 3);
 	zt_mem_eq(ref, 32, want, 32, "BLAKE2s-256(\"abc\") RFC 7693 B: the vector agrees with OpenSSL");
 	blake2s(got, (const uint8_t *)"abc", NULL, 32, 3, 0);
 	zt_mem_eq(got, 32, want, 32, "BLAKE2s-256(\"abc\") RFC 7693 Appendix B");
 
 	/* RFC 7693 Appendix E */
-	unhex_exact(want, 32, "6a411f08ce25adcdfb02aba641451cec53c598b24f4fc787fbdc88797f4c1dfe");
+	zt_unhex_exact(want, 32, "6a411f08ce25adcdfb02aba641451cec53c598b24f4fc787fbdc88797f4c1dfe");
 	blake2s_selftest(ref, true);
 	zt_mem_eq(ref, 32, want, 32, "BLAKE2s RFC 7693 Appendix E: the grand hash agrees with "
 		  "OpenSSL computing what it can");
@@ -858,11 +761,14 @@ static void test_blake2s(void)
 	path = zt_vector_path("blake2/testvectors/blake2-kat.blake2s-only.json");
 	if (path == NULL)
 		return;
-	buf = slurp(path);
-	json_each(buf, "out", blake2_json_one, &c);
+	json = zt_json_load(path);
+	if (json == NULL || json->type != ZT_JSON_ARRAY)
+		die("cannot read blake2-kat.blake2s-only.json");
+	for (v = json->child; v != NULL; v = v->next)
+		blake2_json_one(v, &c);
 	zt_ok(c.total == 512 && c.bad == 0, "BLAKE2s: BLAKE2 KAT (256 unkeyed, 256 keyed), "
 	      "%u of %u agree", c.total - c.bad, c.total);
-	free(buf);
+	zt_json_free(json);
 	free(path);
 }
 
@@ -942,15 +848,15 @@ static void test_aead_kats(void)
 		const char *alg = v->x ? "XChaCha20-Poly1305" : "ChaCha20-Poly1305";
 		size_t len, ad_len, nlen;
 
-		unhex_exact(key, 32, v->key);
-		nlen = unhex(nonce, sizeof(nonce), v->nonce);
+		zt_unhex_exact(key, 32, v->key);
+		nlen = zt_unhex_into(nonce, sizeof(nonce), v->nonce);
 		if (nlen != (v->x ? 24u : 12u))
 			die("bad nonce length in an AEAD vector");
-		ad_len = unhex(ad, sizeof(ad), v->ad);
+		ad_len = zt_unhex_into(ad, sizeof(ad), v->ad);
 		len = input(pt, sizeof(pt), v->text, NULL, 0);
-		if (unhex(want, MAXBUF, v->ct) != len)
+		if (zt_unhex_into(want, MAXBUF, v->ct) != len)
 			die("plaintext and ciphertext lengths differ");
-		unhex_exact(want + len, 16, v->tag);
+		zt_unhex_exact(want + len, 16, v->tag);
 
 		if (v->x)
 			ossl_xaead(got, pt, len, ad, ad_len, nonce, key);
@@ -979,23 +885,22 @@ struct wycheproof_arg {
 	unsigned int invalid_rejected;
 };
 
-static void wycheproof_one(const char *obj, const char *end, void *arg)
+static void wycheproof_one(const struct zt_json *t, struct wycheproof_arg *w)
 {
-	struct wycheproof_arg *w = arg;
 	size_t kl, nl, al, ml, cl, tl;
-	uint8_t *key = json_hex(obj, end, "key", &kl);
-	uint8_t *iv = json_hex(obj, end, "iv", &nl);
-	uint8_t *ad = json_hex(obj, end, "aad", &al);
-	uint8_t *msg = json_hex(obj, end, "msg", &ml);
-	uint8_t *ct = json_hex(obj, end, "ct", &cl);
-	uint8_t *tag = json_hex(obj, end, "tag", &tl);
-	char *result = json_string(obj, end, "result");
-	const char *id = json_value(obj, end, "tcId");
+	uint8_t *key = zt_json_hex(t, "key", &kl);
+	uint8_t *iv = zt_json_hex(t, "iv", &nl);
+	uint8_t *ad = zt_json_hex(t, "aad", &al);
+	uint8_t *msg = zt_json_hex(t, "msg", &ml);
+	uint8_t *ct = zt_json_hex(t, "ct", &cl);
+	uint8_t *tag = zt_json_hex(t, "tag", &tl);
+	const char *result = zt_json_str(t, "result");
+	long id = zt_json_long(t, "tcId");
 	uint8_t *buf, *out;
 	bool valid, ok;
 
 	if (key == NULL || iv == NULL || ad == NULL || msg == NULL || ct == NULL ||
-	    tag == NULL || result == NULL || id == NULL)
+	    tag == NULL || result == NULL || id < 0)
 		die("malformed Wycheproof test");
 	/* Other nonce sizes cannot reach the primitive: the provider rejects them. */
 	if (kl != 32 || nl != (w->x ? 24u : 12u) || tl != 16 || cl != ml) {
@@ -1021,7 +926,7 @@ static void wycheproof_one(const char *obj, const char *end, void *arg)
 		w->invalid_rejected += ok;
 	}
 	if (!ok && w->c.bad++ == 0)
-		zt_diag("first failing Wycheproof test: tcId %ld", strtol(id, NULL, 10));
+		zt_diag("first failing Wycheproof test: tcId %ld", id);
 	free(buf);
 	free(out);
 out:
@@ -1031,22 +936,27 @@ out:
 	free(msg);
 	free(ct);
 	free(tag);
-	free(result);
 }
 
 static void test_wycheproof(const char *file, bool x)
 {
 	struct wycheproof_arg w = { x, { 0, 0, 0 }, 0 };
-	char *path = zt_vector_path(file), *buf;
+	char *path = zt_vector_path(file);
+	struct zt_wycheproof it = { 0 };
+	const struct zt_json *t;
+	struct zt_json *json;
 
 	if (path == NULL)
 		return;
-	buf = slurp(path);
-	json_each(buf, "tcId", wycheproof_one, &w);
+	json = zt_json_load(path);
+	if (json == NULL)
+		die("cannot read a Wycheproof file");
+	while ((t = zt_wycheproof_next(json, &it)) != NULL)
+		wycheproof_one(t, &w);
 	zt_ok(w.c.total > 0 && w.c.bad == 0, "%s: %u of %u tests pass (%u invalid rejected with "
 	      "dst wiped; %u with other nonce sizes not applicable)", file,
 	      w.c.total - w.c.bad, w.c.total, w.invalid_rejected, w.c.skipped);
-	free(buf);
+	zt_json_free(json);
 	free(path);
 }
 
@@ -1363,7 +1273,7 @@ static void test_poly1305_asm(void)
 	/* Carries at their largest: extreme r and s over all-ones messages. */
 	memset(msg, 0xff, sizeof(msg));
 	for (j = 0, bad = 0; j < sizeof(keys) / sizeof(keys[0]); j++) {
-		unhex_exact(key, 32, keys[j]);
+		zt_unhex_exact(key, 32, keys[j]);
 		for (i = 0; i < POLY_LENGTHS; i++)
 			bad += poly_check(msg, poly_length(i), key);
 	}

@@ -8,7 +8,7 @@
 #   a path not failed yet), worked out here independently through ZINC_CPU;
 #   buildinfo names that path and says which failed; the other primitives
 #   and the status stay as they were; under the default features and under
-#   every ZINC_CPU mask this CPU supports (test_cpu_masks.sh's list);
+#   every ZINC_CPU mask this CPU supports (lib.sh's cpu_masks);
 # - two paths failing fall back twice;
 # - the test programs still pass with paths failed;
 # - a portable C that fails (":c", or every path failed, or the first path
@@ -83,8 +83,7 @@ refused() {	# refused PRIMITIVE DESCRIPTION VAR=VALUE...
 	local prim=$1 what=$2 out status
 	shift 2
 	if [ -z "$openssl" ]; then
-		n=$((n + 1))
-		echo "ok $n # SKIP no openssl command: $what"
+		missing 2 "no openssl command: $what"
 		return
 	fi
 	sanitizer_run_env "$moddir/zinc.so" "$openssl" >/dev/null
@@ -101,20 +100,8 @@ refused() {	# refused PRIMITIVE DESCRIPTION VAR=VALUE...
 
 info
 all=$(field "$bi" cpu)
-case " $all " in
-*" armv7 "*) masks=(none armv7 armv7,neon) ;;
-*" armv8 "*) masks=(none armv8 armv8,neon) ;;
-*)
-masks=(none
-       ssse3
-       ssse3,avx,avx2
-       ssse3,avx,avx2,avx512f,avx512vl,avx512bw
-       ssse3,avx,avx2,bmi2,adx
-       ssse3,avx,avx2,bmi2,adx,avx512f,avx512vl
-       ssse3,avx,avx2,bmi2,adx,avx512f,avx512vl,avx512bw
-       ssse3,avx,avx2,bmi2,adx,avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi2) ;;
-esac
-# The default features first (the masks above that the CPU lacks are skipped).
+# The default features first (the masks that the CPU lacks are skipped).
+mapfile -t masks < <(cpu_masks "$all")
 masks=("${all// /,}" "${masks[@]}")
 # Under them, the primitives with a path to fall back from, and from twice.
 once=() twice=()
@@ -126,8 +113,7 @@ for mask in "${masks[@]}"; do
 	info ZINC_CPU="$mask"
 	base=$bi
 	if [ "$(field "$base" cpu)" != "${mask//,/ }" ]; then
-		n=$((n + 1))
-		echo "ok $n # SKIP ZINC_CPU=$mask: this CPU gives '$(field "$base" cpu)'"
+		skip 1 "ZINC_CPU=$mask: this CPU gives '$(field "$base" cpu)'"
 		continue
 	fi
 	! grep -q 'self-test' <<<"$base"
@@ -185,16 +171,16 @@ if [ -n "$openssl" ] && [ -n "$fail_once" ]; then
 	grep -q 'status: active' <<<"$out" && grep -q 'failed its self-test' <<<"$out"
 	ok $? "ZINC_SELFTEST_FAIL=$fail_once: openssl shows zinc loaded, status active" ||
 		diag <<<"$out"
+elif [ -z "$openssl" ]; then
+	missing 1 "no openssl command: status after a fallback"
 else
-	n=$((n + 1))
-	echo "ok $n # SKIP no openssl command or no path to fall back from: status"
+	skip 1 "no path to fall back from: status after a fallback"
 fi
 
 # Results stay right on the paths fallen back to.
 for fail in "$fail_once" "$fail_twice"; do
 	if [ -z "$fail" ]; then
-		n=$((n + 1))
-		echo "ok $n # SKIP no primitive has a path to fall back to"
+		skip 1 "no primitive has a path to fall back to"
 		continue
 	fi
 	for p in test_primitives test_cipher_vectors test_mac_vectors test_x25519_evp; do

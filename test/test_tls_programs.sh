@@ -13,13 +13,11 @@
 #
 # Environment (from Makefile.am): ZINC_MODULE_DIR, ZINC_SRCDIR, OPENSSL.
 set -u
+. "${ZINC_SRCDIR:?}/test/lib.sh"
 
 openssl=${OPENSSL:-}
 [ -n "$openssl" ] || openssl=$(command -v openssl || true)
-if [ -z "$openssl" ]; then
-	echo "1..0 # SKIP the openssl command is not installed"
-	exit 0
-fi
+[ -n "$openssl" ] || missing_all "the openssl command is not installed"
 module=${ZINC_MODULE_DIR:?}/zinc.so
 suite=TLS_CHACHA20_POLY1305_SHA256
 size=409600
@@ -30,14 +28,6 @@ run_limit=1200
 tmp=$(mktemp -d)
 servers=()
 
-. "$ZINC_SRCDIR/test/lib.sh"
-skip() {	# skip COUNT REASON
-	local i
-	for ((i = 0; i < $1; i++)); do
-		n=$((n + 1))
-		echo "ok $n # SKIP $2"
-	done
-}
 
 # The pids of a process's children, from /proc (procps may be missing).
 children_of() {
@@ -320,7 +310,7 @@ free_port() {
 	echo 0
 }
 if [ -z "$nginx" ]; then
-	skip 7 "nginx is not installed (as root, this test installs nginx-light)"
+	missing 7 "nginx is not installed (as root, this test installs nginx-light)"
 elif other_major "$nginx" >/dev/null; then
 	skip 7 "$(other_major "$nginx")"
 else

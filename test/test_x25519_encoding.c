@@ -83,19 +83,6 @@ static void *xmalloc(size_t len)
 	return p;
 }
 
-static void unhex_to(uint8_t *out, size_t len, const char *hex)
-{
-	size_t n;
-	unsigned char *b = zt_unhex(hex, &n);
-
-	if (n != len) {
-		printf("Bail out! bad test constant %s\n", hex);
-		exit(99);
-	}
-	memcpy(out, b, len);
-	free(b);
-}
-
 /* A key from raw bytes: the private key if priv, else the public key. */
 static EVP_PKEY *raw_key(OSSL_LIB_CTX *ctx, const uint8_t *priv, const uint8_t *pub)
 {
@@ -394,13 +381,13 @@ static void test_known_answers(void)
 	unsigned char *out;
 	size_t len;
 
-	unhex_to(priv, KEY, rfc_alice_priv);
-	unhex_to(pub, KEY, rfc_alice_pub);
-	unhex_to(bob_priv, KEY, rfc_bob_priv);
-	unhex_to(shared, KEY, rfc_shared);
-	unhex_to(spki, 12, "302a300506032b656e032100");
+	zt_unhex_exact(priv, KEY, rfc_alice_priv);
+	zt_unhex_exact(pub, KEY, rfc_alice_pub);
+	zt_unhex_exact(bob_priv, KEY, rfc_bob_priv);
+	zt_unhex_exact(shared, KEY, rfc_shared);
+	zt_unhex_exact(spki, 12, "302a300506032b656e032100");
 	memcpy(spki + 12, pub, KEY);
-	unhex_to(pki, 16, "302e020100300506032b656e04220420");
+	zt_unhex_exact(pki, 16, "302e020100300506032b656e04220420");
 	memcpy(pki + 16, priv, KEY);
 
 	alice = raw_key(zt_zinc_ctx(), priv, NULL);
@@ -426,7 +413,7 @@ static void test_known_answers(void)
 	EVP_PKEY_free(alice);
 	alice = decode(zt_zinc_ctx(), NULL, "DER", NULL, "X25519", EVP_PKEY_KEYPAIR, NULL, pki,
 		       sizeof(pki), NULL);
-	unhex_to(bob_pub, KEY, rfc_bob_pub);
+	zt_unhex_exact(bob_pub, KEY, rfc_bob_pub);
 	zt_ok(peer != NULL && memcmp(raw_of(peer).pub, bob_pub, KEY) == 0,
 	      "RFC 7748 Bob: PEM public key read back by zinc alone");
 	zt_ok(alice != NULL && peer != NULL && strcmp(provider_of(alice), "zinc") == 0 &&
@@ -443,8 +430,8 @@ static size_t test_keys(uint8_t keys[][KEY], size_t max)
 {
 	size_t n = 0;
 
-	unhex_to(keys[n++], KEY, rfc_alice_priv);
-	unhex_to(keys[n++], KEY, rfc_bob_priv);
+	zt_unhex_exact(keys[n++], KEY, rfc_alice_priv);
+	zt_unhex_exact(keys[n++], KEY, rfc_bob_priv);
 	memset(keys[n++], 0, KEY);
 	memset(keys[n++], 0xff, KEY);
 	while (n < max)
@@ -950,138 +937,11 @@ out:
 
 /* --- Wycheproof ---------------------------------------------------------------- */
 
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long size;
-
-	if (f == NULL)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (buf = malloc((size_t)size + 1)) != NULL) {
-		if (fread(buf, 1, (size_t)size, f) != (size_t)size) {
-			free(buf);
-			buf = NULL;
-		} else {
-			buf[size] = '\0';
-		}
-	}
-	fclose(f);
-	return buf;
-}
-
-/*
- * The JSON string whose opening quote is at *p, unescaped in place (the
- * escapes these files use: \n \" \\ \/ and ASCII \u00XX); *p moves past it.
- */
-static char *json_string(char **p)
-{
-	char *s = *p + 1, *r = s, *w = s;
-
-	while (*r != '\0' && *r != '"') {
-		if (*r != '\\') {
-			*w++ = *r++;
-			continue;
-		}
-		switch (r[1]) {
-		case 'n': *w++ = '\n'; r += 2; break;
-		case 't': *w++ = '\t'; r += 2; break;
-		case 'r': *w++ = '\r'; r += 2; break;
-		case 'u':
-			if (strncmp(r + 2, "00", 2) != 0 || r[4] == '\0' || r[5] == '\0')
-				return NULL;
-			{
-				char hex[3] = { r[4], r[5], '\0' };
-
-				*w++ = (char)strtol(hex, NULL, 16);
-			}
-			r += 6;
-			break;
-		case '\0':
-			return NULL;
-		default: *w++ = r[1]; r += 2; break;
-		}
-	}
-	if (*r == '\0')
-		return NULL;
-	*w = '\0';
-	*p = r + 1;
-	return s;
-}
-
+/* One test of a Wycheproof x25519 file, its fields as the file gives them. */
 struct wp_test {
 	long tc_id;
 	const char *result, *public, *private, *shared, *comment;
 };
-
-enum { HAVE_PUB = 1, HAVE_PRIV = 2, HAVE_SHARED = 4, HAVE_RESULT = 8, HAVE_ALL = 15 };
-
-/*
- * A scanner for these files' fixed shape, not a JSON parser: it reads the
- * values of the keys it knows, steps over other strings whole, and takes a
- * test to end at the "}" after all its fields.
- */
-static struct wp_test *wp_tests(char *json, size_t *count, long *declared)
-{
-	struct wp_test *tests = NULL, cur = { 0 };
-	size_t n = 0;
-	int have = 0;
-	char *p = json;
-
-	*declared = -1;
-	while (*p != '\0') {
-		char *key, *value;
-
-		if (*p == '}' && have == HAVE_ALL) {
-			struct wp_test *grown = realloc(tests, (n + 1) * sizeof(*tests));
-
-			if (grown == NULL)
-				break;
-			tests = grown;
-			tests[n++] = cur;
-			have = 0;
-		}
-		if (*p != '"') {
-			p++;
-			continue;
-		}
-		if ((key = json_string(&p)) == NULL)
-			break;
-		p += strspn(p, " \t\r\n");
-		if (*p != ':')
-			continue;
-		p++;
-		p += strspn(p, " \t\r\n");
-		if (strcmp(key, "numberOfTests") == 0) {
-			*declared = strtol(p, &p, 10);
-		} else if (strcmp(key, "tcId") == 0) {
-			memset(&cur, 0, sizeof(cur));
-			cur.tc_id = strtol(p, &p, 10);
-			have = 0;
-		} else if (*p == '"') {
-			if ((value = json_string(&p)) == NULL)
-				break;
-			if (strcmp(key, "public") == 0) {
-				cur.public = value;
-				have |= HAVE_PUB;
-			} else if (strcmp(key, "private") == 0) {
-				cur.private = value;
-				have |= HAVE_PRIV;
-			} else if (strcmp(key, "shared") == 0) {
-				cur.shared = value;
-				have |= HAVE_SHARED;
-			} else if (strcmp(key, "result") == 0) {
-				cur.result = value;
-				have |= HAVE_RESULT;
-			} else if (strcmp(key, "comment") == 0) {
-				cur.comment = value;
-			}
-		}
-	}
-	*count = n;
-	return tests;
-}
 
 /* Decode both keys in ctx (keytype not given, as d2i_PUBKEY would), then derive. */
 static int wp_outcome(OSSL_LIB_CTX *ctx, bool pem, const unsigned char *priv, size_t priv_len,
@@ -1102,55 +962,67 @@ static int wp_outcome(OSSL_LIB_CTX *ctx, bool pem, const unsigned char *priv, si
 
 static void test_wycheproof(const char *relative, bool pem)
 {
-	char *path = zt_vector_path(relative), *json;
-	struct wp_test *tests;
+	char *path = zt_vector_path(relative);
+	struct zt_json *json;
+	struct zt_wycheproof it = { 0 };
+	const struct zt_json *tj;
 	size_t n = 0, counts[3] = { 0 }, bad = 0, disagree = 0;
 	long declared;
 
 	if (path == NULL)
 		return;
-	json = read_file(path);
+	json = zt_json_load(path);
 	if (!zt_ok(json != NULL, "read %s", path)) {
 		free(path);
 		return;
 	}
-	tests = wp_tests(json, &n, &declared);
-	zt_ok(tests != NULL && n > 0 && (long)n == declared, "%s: %zu tests of %ld", relative, n,
-	      declared);
-	for (size_t i = 0; i < n; i++) {
-		const struct wp_test *t = &tests[i];
+	declared = zt_json_long(json, "numberOfTests");
+	/* Complete tests only: one without its fields fails the count. */
+	while ((tj = zt_wycheproof_next(json, &it)) != NULL)
+		n += zt_json_str(tj, "result") != NULL && zt_json_str(tj, "private") != NULL &&
+		     zt_json_str(tj, "public") != NULL && zt_json_str(tj, "shared") != NULL;
+	zt_ok(n > 0 && (long)n == declared, "%s: %zu tests of %ld", relative, n, declared);
+	memset(&it, 0, sizeof(it));
+	while ((tj = zt_wycheproof_next(json, &it)) != NULL) {
+		const struct wp_test t = {
+			zt_json_long(tj, "tcId"), zt_json_str(tj, "result"),
+			zt_json_str(tj, "public"), zt_json_str(tj, "private"),
+			zt_json_str(tj, "shared"), zt_json_str(tj, "comment")
+		};
 		uint8_t want[KEY], zs[KEY], ds[KEY];
-		unsigned char *priv, *pub;
+		unsigned char *priv, *pub, *s;
 		size_t priv_len, pub_len, shared_len;
 		int z, d, kind;
-		unsigned char *s = zt_unhex(t->shared, &shared_len);
 
-		kind = strcmp(t->result, "valid") == 0 ? 0 : strcmp(t->result, "invalid") == 0 ? 2 : 1;
+		if (t.result == NULL || t.public == NULL || t.private == NULL || t.shared == NULL)
+			continue;
+		s = zt_unhex(t.shared, &shared_len);
+		kind = strcmp(t.result, "valid") == 0 ? 0 : strcmp(t.result, "invalid") == 0 ? 2 : 1;
 		counts[kind]++;
 		if (shared_len == KEY)
 			memcpy(want, s, KEY);
 		free(s);
 		if (pem) {
-			priv = (unsigned char *)t->private;
-			priv_len = strlen(t->private);
-			pub = (unsigned char *)t->public;
-			pub_len = strlen(t->public);
+			priv = (unsigned char *)t.private;
+			priv_len = strlen(t.private);
+			pub = (unsigned char *)t.public;
+			pub_len = strlen(t.public);
 		} else {
-			priv = zt_unhex(t->private, &priv_len);
-			pub = zt_unhex(t->public, &pub_len);
+			priv = zt_unhex(t.private, &priv_len);
+			pub = zt_unhex(t.public, &pub_len);
 		}
 		z = wp_outcome(zt_zinc_ctx(), pem, priv, priv_len, pub, pub_len, zs);
 		d = wp_outcome(zt_default_ctx(), pem, priv, priv_len, pub, pub_len, ds);
 		if ((kind == 0 && !z) || (kind == 2 && z) ||
 		    (z && (shared_len != KEY || memcmp(zs, want, KEY) != 0))) {
-			zt_diag("%s tcId %ld (%s, %s): zinc %s", relative, t->tc_id, t->result,
-				t->comment ? t->comment : "", z ? "derives a wrong secret or accepts" :
+			zt_diag("%s tcId %ld (%s, %s): zinc %s", relative, t.tc_id, t.result,
+				t.comment ? t.comment : "", z ? "derives a wrong secret or accepts" :
 				"refuses");
 			bad++;
 		}
 		if (z != d || (z && memcmp(zs, ds, KEY) != 0)) {
-			zt_diag("%s tcId %ld (%s, %s): zinc %s, default %s", relative, t->tc_id,
-				t->result, t->comment ? t->comment : "", z ? "accepts" : "refuses",
+			zt_diag("%s tcId %ld (%s, %s): zinc %s, default %s", relative, t.tc_id,
+				t.result, t.comment ? t.comment : "", z ? "accepts" : "refuses",
 				d ? "accepts" : "refuses");
 			disagree++;
 		}
@@ -1163,8 +1035,7 @@ static void test_wycheproof(const char *relative, bool pem)
 	      "%s: valid derive their secret, invalid refused, acceptable right if accepted "
 	      "(%zu/%zu/%zu)", relative, counts[0], counts[1], counts[2]);
 	zt_ok(disagree == 0, "%s: zinc and default accept and refuse the same tests", relative);
-	free(tests);
-	free(json);
+	zt_json_free(json);
 	free(path);
 }
 

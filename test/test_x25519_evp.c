@@ -778,51 +778,6 @@ static void test_small_order(void)
 	refuse_small_order(priv, u, "u = 1");
 }
 
-/* The value of "key" : "..." between p and end, into out (NUL-terminated). */
-static int json_field(const char *p, const char *end, const char *key, char *out, size_t size)
-{
-	char quoted[64];
-	const char *q, *v, *e;
-
-	snprintf(quoted, sizeof(quoted), "\"%s\"", key);
-	q = strstr(p, quoted);
-	if (q == NULL || q >= end)
-		return 0;
-	q += strlen(quoted);
-	while (*q == ' ' || *q == ':' || *q == '\n' || *q == '\t' || *q == '\r')
-		q++;
-	if (*q != '"')
-		return 0;
-	v = q + 1;
-	e = strchr(v, '"');
-	if (e == NULL || e >= end || (size_t)(e - v) >= size)
-		return 0;
-	memcpy(out, v, (size_t)(e - v));
-	out[e - v] = '\0';
-	return 1;
-}
-
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long size;
-
-	if (f == NULL)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (buf = malloc((size_t)size + 1)) != NULL) {
-		if (fread(buf, 1, (size_t)size, f) != (size_t)size) {
-			free(buf);
-			buf = NULL;
-		} else {
-			buf[size] = '\0';
-		}
-	}
-	fclose(f);
-	return buf;
-}
-
 /*
  * Wycheproof x25519_test.json through EVP: zinc's result is default's and
  * the file's; the all-zero (low-order) cases are refused with zinc's reason.
@@ -830,40 +785,38 @@ static char *read_file(const char *path)
 static void test_wycheproof(void)
 {
 	char *path = zt_vector_path("wycheproof/testvectors_v1/x25519_test.json");
-	char *json, *p, *next;
+	struct zt_json *json;
+	struct zt_wycheproof it = { 0 };
+	const struct zt_json *t;
 	int cases = 0, mismatches = 0, zero = 0, zero_refused = 0;
 
 	if (path == NULL)
 		return;
-	json = read_file(path);
+	json = zt_json_load(path);
 	if (!zt_ok(json != NULL, "read %s", path))
 		goto out;
-	for (p = strstr(json, "\"tcId\""); p != NULL; p = next) {
-		char privhex[80], pubhex[80], sharedhex[80], tcid[16];
+	while ((t = zt_wycheproof_next(json, &it)) != NULL) {
+		const char *privhex = zt_json_str(t, "private"), *pubhex = zt_json_str(t, "public");
+		const char *sharedhex = zt_json_str(t, "shared");
+		long tcid = zt_json_long(t, "tcId");
 		unsigned char *priv, *pub, *shared, got[KEYLEN];
 		size_t privlen, publen, sharedlen;
 		EVP_PKEY *zk, *zp, *dk, *dp;
-		const char *reason = NULL, *end;
+		const char *reason = NULL;
 		int zok, dok, all_zero;
 
-		next = strstr(p + 1, "\"tcId\"");
-		end = next != NULL ? next : p + strlen(p);
-		if (!json_field(p, end, "private", privhex, sizeof(privhex)) ||
-		    !json_field(p, end, "public", pubhex, sizeof(pubhex)) ||
-		    !json_field(p, end, "shared", sharedhex, sizeof(sharedhex))) {
+		if (privhex == NULL || pubhex == NULL || sharedhex == NULL) {
 			mismatches++;
-			zt_diag("unreadable test case at offset %ld", (long)(p - json));
+			zt_diag("tcId %ld: unreadable test case", tcid);
 			continue;
 		}
-		snprintf(tcid, sizeof(tcid), "%d", atoi(p + strlen("\"tcId\"") + 1 +
-						       strspn(p + strlen("\"tcId\"") + 1, " :")));
 		priv = zt_unhex(privhex, &privlen);
 		pub = zt_unhex(pubhex, &publen);
 		shared = zt_unhex(sharedhex, &sharedlen);
 		cases++;
 		if (privlen != KEYLEN || publen != KEYLEN || sharedlen != KEYLEN) {
 			mismatches++;
-			zt_diag("tcId %s: odd lengths", tcid);
+			zt_diag("tcId %ld: odd lengths", tcid);
 			goto next_case;
 		}
 		all_zero = 1;
@@ -875,7 +828,7 @@ static void test_wycheproof(void)
 		if (!zok)
 			reason = zt_zinc_reason();
 		if (zok && memcmp(got, shared, KEYLEN) != 0) {
-			zt_diag("tcId %s: zinc's secret differs from the file's", tcid);
+			zt_diag("tcId %ld: zinc's secret differs from the file's", tcid);
 			mismatches++;
 		}
 		dk = raw_priv(zt_default_ctx(), priv);
@@ -883,7 +836,7 @@ static void test_wycheproof(void)
 		dok = derive(zt_default_ctx(), dk, dp, got, NULL);
 		ERR_clear_error();
 		if (zok != dok || zok == all_zero) {
-			zt_diag("tcId %s: zinc %s, default %s, shared %s", tcid,
+			zt_diag("tcId %ld: zinc %s, default %s, shared %s", tcid,
 				zok ? "derives" : "refuses", dok ? "derives" : "refuses",
 				all_zero ? "zero" : "nonzero");
 			mismatches++;
@@ -908,7 +861,7 @@ next_case:
 	      "Wycheproof X25519: %d/%d low-order peers refused with zinc's reason", zero_refused,
 	      zero);
 out:
-	free(json);
+	zt_json_free(json);
 	free(path);
 	zt_clear_errors();
 }

@@ -38,6 +38,20 @@ void zt_skip(const char *fmt, ...)
 	fflush(stdout);
 }
 
+void zt_missing(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (zt_ci())
+		zt_report(0, "%s", msg);
+	else
+		zt_skip("%s", msg);
+}
+
 void zt_diag(const char *fmt, ...)
 {
 	va_list ap;
@@ -284,6 +298,24 @@ unsigned char *zt_unhex(const char *hex, size_t *len)
 	return out;
 }
 
+size_t zt_unhex_into(void *out, size_t max, const char *hex)
+{
+	size_t len;
+	unsigned char *b = zt_unhex(hex, &len);
+
+	if (len > max)
+		bail("a hex value is longer than its buffer");
+	memcpy(out, b, len);
+	free(b);
+	return len;
+}
+
+void zt_unhex_exact(void *out, size_t len, const char *hex)
+{
+	if (zt_unhex_into(out, len, hex) != len)
+		bail("a hex value has the wrong length");
+}
+
 char *zt_vector_path(const char *relative)
 {
 	const char *dir = getenv("ZINC_VECTORS");
@@ -291,7 +323,7 @@ char *zt_vector_path(const char *relative)
 	char *path;
 
 	if (dir == NULL || *dir == '\0') {
-		zt_skip("%s: ZINC_VECTORS is not set", relative);
+		zt_missing("%s: ZINC_VECTORS is not set", relative);
 		return NULL;
 	}
 	path = malloc(strlen(dir) + strlen(relative) + 2);
@@ -299,11 +331,386 @@ char *zt_vector_path(const char *relative)
 		bail("out of memory");
 	sprintf(path, "%s/%s", dir, relative);
 	if (stat(path, &st) != 0) {
-		zt_skip("%s is absent: the shared vectors are not beside this tree", path);
+		zt_missing("%s is absent: the shared vectors are not beside this tree", path);
 		free(path);
 		return NULL;
 	}
 	return path;
+}
+
+char *zt_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, got;
+
+	if (f == NULL) {
+		zt_diag("cannot open %s", path);
+		return NULL;
+	}
+	do {
+		char *grown = realloc(buf, n + 65536 + 1);
+
+		if (grown == NULL)
+			bail("out of memory");
+		buf = grown;
+		got = fread(buf + n, 1, 65536, f);
+		n += got;
+	} while (got > 0);
+	if (ferror(f)) {
+		zt_diag("cannot read %s", path);
+		free(buf);
+		buf = NULL;
+	} else {
+		buf[n] = '\0';
+		if (len != NULL)
+			*len = n;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* --- JSON ------------------------------------------------------------------ */
+
+struct json_parser {
+	const char *start, *p;
+	const char *error;	/* the first error, with p where it was found */
+};
+
+static struct zt_json *json_value(struct json_parser *jp, int depth);
+
+static void json_space(struct json_parser *jp)
+{
+	jp->p += strspn(jp->p, " \t\r\n");
+}
+
+static int json_fail(struct json_parser *jp, const char *why)
+{
+	if (jp->error == NULL)
+		jp->error = why;
+	return 0;
+}
+
+static struct zt_json *json_node(enum zt_json_type type)
+{
+	struct zt_json *j = calloc(1, sizeof(*j));
+
+	if (j == NULL)
+		bail("out of memory");
+	j->type = type;
+	return j;
+}
+
+static int json_hex4(const char *p, unsigned int *v)
+{
+	int i;
+
+	*v = 0;
+	for (i = 0; i < 4; i++) {
+		int d = hexval((unsigned char)p[i]);
+
+		if (d < 0)
+			return 0;
+		*v = *v << 4 | (unsigned int)d;
+	}
+	return 1;
+}
+
+/* The string at jp->p (its opening quote), unescaped into a malloc'd *out. */
+static int json_string(struct json_parser *jp, char **out, size_t *out_len)
+{
+	const char *r = jp->p + 1, *e = r;
+	char *w, *s;
+
+	/* Unescaping never lengthens: \uXXXX is 6 bytes for at most 4 of UTF-8. */
+	while (*e != '\0' && *e != '"')
+		e += e[0] == '\\' && e[1] != '\0' ? 2 : 1;
+	s = w = malloc((size_t)(e - r) + 1);
+
+	if (w == NULL)
+		bail("out of memory");
+	for (; *r != '"'; r++) {
+		unsigned int c, lo;
+
+		if ((unsigned char)*r < 0x20) {
+			free(s);
+			jp->p = r;
+			return json_fail(jp, *r == '\0' ? "unterminated string"
+						 : "control character in a string");
+		}
+		if (*r != '\\') {
+			*w++ = *r;
+			continue;
+		}
+		switch (*++r) {
+		case '"': case '\\': case '/': *w++ = *r; continue;
+		case 'b': *w++ = '\b'; continue;
+		case 'f': *w++ = '\f'; continue;
+		case 'n': *w++ = '\n'; continue;
+		case 'r': *w++ = '\r'; continue;
+		case 't': *w++ = '\t'; continue;
+		case 'u': break;
+		default:
+			free(s);
+			jp->p = r;
+			return json_fail(jp, "unknown escape");
+		}
+		if (!json_hex4(r + 1, &c))
+			goto bad_u;
+		r += 4;
+		if (c >= 0xd800 && c < 0xdc00) {
+			/* A surrogate pair: one code point above U+FFFF. */
+			if (r[1] != '\\' || r[2] != 'u' || !json_hex4(r + 3, &lo) ||
+			    lo < 0xdc00 || lo > 0xdfff)
+				goto bad_u;
+			c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+			r += 6;
+		} else if (c >= 0xdc00 && c < 0xe000) {
+			goto bad_u;
+		}
+		if (c < 0x80) {
+			*w++ = (char)c;
+		} else if (c < 0x800) {
+			*w++ = (char)(0xc0 | c >> 6);
+			*w++ = (char)(0x80 | (c & 0x3f));
+		} else if (c < 0x10000) {
+			*w++ = (char)(0xe0 | c >> 12);
+			*w++ = (char)(0x80 | (c >> 6 & 0x3f));
+			*w++ = (char)(0x80 | (c & 0x3f));
+		} else {
+			*w++ = (char)(0xf0 | c >> 18);
+			*w++ = (char)(0x80 | (c >> 12 & 0x3f));
+			*w++ = (char)(0x80 | (c >> 6 & 0x3f));
+			*w++ = (char)(0x80 | (c & 0x3f));
+		}
+	}
+	*w = '\0';
+	*out = s;
+	*out_len = (size_t)(w - s);
+	jp->p = r + 1;
+	return 1;
+bad_u:
+	free(s);
+	jp->p = r;
+	return json_fail(jp, "bad \\u escape");
+}
+
+/* The elements of an array or the members of an object, up to close. */
+static int json_elements(struct json_parser *jp, struct zt_json *parent, char close, int depth)
+{
+	struct zt_json **tail = &parent->child;
+
+	jp->p++;
+	json_space(jp);
+	if (*jp->p == close) {
+		jp->p++;
+		return 1;
+	}
+	for (;;) {
+		char *name = NULL;
+		size_t name_len;
+
+		json_space(jp);
+		if (close == '}') {
+			if (*jp->p != '"')
+				return json_fail(jp, "expected a member name");
+			if (!json_string(jp, &name, &name_len))
+				return 0;
+			json_space(jp);
+			if (*jp->p != ':') {
+				free(name);
+				return json_fail(jp, "expected ':'");
+			}
+			jp->p++;
+		}
+		*tail = json_value(jp, depth + 1);
+		if (*tail == NULL) {
+			free(name);
+			return 0;
+		}
+		(*tail)->name = name;
+		tail = &(*tail)->next;
+		json_space(jp);
+		if (*jp->p == close) {
+			jp->p++;
+			return 1;
+		}
+		if (*jp->p != ',')
+			return json_fail(jp, close == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
+		jp->p++;
+	}
+}
+
+static struct zt_json *json_value(struct json_parser *jp, int depth)
+{
+	static const struct {
+		const char *word;
+		enum zt_json_type type;
+	} words[] = {
+		{ "null", ZT_JSON_NULL }, { "false", ZT_JSON_FALSE }, { "true", ZT_JSON_TRUE }
+	};
+	struct zt_json *j;
+	size_t i;
+
+	json_space(jp);
+	if (depth > 64) {
+		json_fail(jp, "nested too deeply");
+		return NULL;
+	}
+	switch (*jp->p) {
+	case '{':
+	case '[':
+		j = json_node(*jp->p == '{' ? ZT_JSON_OBJECT : ZT_JSON_ARRAY);
+		if (!json_elements(jp, j, *jp->p == '{' ? '}' : ']', depth)) {
+			zt_json_free(j);
+			return NULL;
+		}
+		return j;
+	case '"':
+		j = json_node(ZT_JSON_STRING);
+		if (!json_string(jp, &j->text, &j->len)) {
+			zt_json_free(j);
+			return NULL;
+		}
+		return j;
+	default:
+		break;
+	}
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strncmp(jp->p, words[i].word, strlen(words[i].word)) == 0) {
+			jp->p += strlen(words[i].word);
+			return json_node(words[i].type);
+		}
+	if (*jp->p == '-' || isdigit((unsigned char)*jp->p)) {
+		const char *q = jp->p + (*jp->p == '-');
+
+		if (!isdigit((unsigned char)*q) || (q[0] == '0' && isdigit((unsigned char)q[1]))) {
+			json_fail(jp, "bad number");
+			return NULL;
+		}
+		q += strspn(q, "0123456789");
+		if (*q == '.') {
+			if (!isdigit((unsigned char)*++q)) {
+				json_fail(jp, "bad number");
+				return NULL;
+			}
+			q += strspn(q, "0123456789");
+		}
+		if (*q == 'e' || *q == 'E') {
+			q += q[1] == '+' || q[1] == '-' ? 2 : 1;
+			if (!isdigit((unsigned char)*q)) {
+				json_fail(jp, "bad number");
+				return NULL;
+			}
+			q += strspn(q, "0123456789");
+		}
+		j = json_node(ZT_JSON_NUMBER);
+		j->len = (size_t)(q - jp->p);
+		j->text = malloc(j->len + 1);
+		if (j->text == NULL)
+			bail("out of memory");
+		memcpy(j->text, jp->p, j->len);
+		j->text[j->len] = '\0';
+		jp->p = q;
+		return j;
+	}
+	json_fail(jp, "expected a value");
+	return NULL;
+}
+
+struct zt_json *zt_json_load(const char *path)
+{
+	struct json_parser jp = { NULL, NULL, NULL };
+	struct zt_json *j;
+	char *text = zt_read_file(path, NULL);
+
+	if (text == NULL)
+		return NULL;
+	jp.start = jp.p = text;
+	j = json_value(&jp, 0);
+	if (j != NULL) {
+		json_space(&jp);
+		if (*jp.p != '\0')
+			json_fail(&jp, "text after the value");
+	}
+	if (jp.error != NULL) {
+		zt_diag("%s: %s at byte %zu", path, jp.error, (size_t)(jp.p - jp.start));
+		zt_json_free(j);
+		j = NULL;
+	}
+	free(text);
+	return j;
+}
+
+void zt_json_free(struct zt_json *j)
+{
+	while (j != NULL) {
+		struct zt_json *next = j->next;
+
+		zt_json_free(j->child);
+		free(j->name);
+		free(j->text);
+		free(j);
+		j = next;
+	}
+}
+
+const struct zt_json *zt_json_get(const struct zt_json *j, const char *name)
+{
+	const struct zt_json *m;
+
+	if (j == NULL || j->type != ZT_JSON_OBJECT)
+		return NULL;
+	for (m = j->child; m != NULL; m = m->next)
+		if (strcmp(m->name, name) == 0)
+			return m;
+	return NULL;
+}
+
+const char *zt_json_str(const struct zt_json *j, const char *name)
+{
+	const struct zt_json *m = zt_json_get(j, name);
+
+	return m != NULL && m->type == ZT_JSON_STRING ? m->text : NULL;
+}
+
+long zt_json_long(const struct zt_json *j, const char *name)
+{
+	const struct zt_json *m = zt_json_get(j, name);
+	char *end;
+	long v;
+
+	if (m == NULL || m->type != ZT_JSON_NUMBER)
+		return -1;
+	v = strtol(m->text, &end, 10);
+	return *end == '\0' ? v : -1;
+}
+
+unsigned char *zt_json_hex(const struct zt_json *j, const char *name, size_t *len)
+{
+	const char *hex = zt_json_str(j, name);
+
+	return hex != NULL ? zt_unhex(hex, len) : NULL;
+}
+
+const struct zt_json *zt_wycheproof_next(const struct zt_json *root, struct zt_wycheproof *it)
+{
+	const struct zt_json *groups = zt_json_get(root, "testGroups");
+
+	if (groups == NULL || groups->type != ZT_JSON_ARRAY)
+		return NULL;
+	it->test = it->test != NULL ? it->test->next : NULL;
+	while (it->test == NULL) {
+		const struct zt_json *tests;
+
+		it->group = it->group != NULL ? it->group->next : groups->child;
+		if (it->group == NULL)
+			return NULL;
+		tests = zt_json_get(it->group, "tests");
+		if (tests != NULL && tests->type == ZT_JSON_ARRAY)
+			it->test = tests->child;
+	}
+	return it->test;
 }
 
 /* --- evp_test stanzas ------------------------------------------------------ */

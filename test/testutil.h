@@ -2,7 +2,8 @@
 /*
  * What every test program shares: TAP output, library contexts with zinc
  * and with OpenSSL's default provider, deterministic random data, the
- * shared vector directory and a reader for OpenSSL's evp_test stanzas.
+ * shared vector directory, hex, and the readers of its files: JSON (with
+ * Wycheproof's test groups) and OpenSSL's evp_test stanzas.
  */
 #ifndef ZINC_TESTUTIL_H
 #define ZINC_TESTUTIL_H
@@ -14,6 +15,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/x509.h>
+#include "skip.h"
 
 /*
  * TAP: one "ok"/"not ok" line per check; zt_done() prints the plan.
@@ -27,6 +29,11 @@ void zt_report(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 
 		zt_ok_cond_;						\
 	})
 void zt_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * A check skipped for want of a dependency (vectors, libsodium): a skip,
+ * but under CI=true, which promises them all, a failure with the same text.
+ */
+void zt_missing(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void zt_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the plan, frees the contexts; returns the exit status. */
 int zt_done(void);
@@ -69,12 +76,56 @@ int zt_make_identity(OSSL_LIB_CTX *libctx, EVP_PKEY **key, X509 **cert);
 
 /* Hex decoding into a malloc'd buffer (never NULL, even for ""); exits on bad hex. */
 unsigned char *zt_unhex(const char *hex, size_t *len);
+/* Into out: returns the length; exits on bad hex or more than max bytes. */
+size_t zt_unhex_into(void *out, size_t max, const char *hex);
+/* Into out, exactly len bytes; exits otherwise. */
+void zt_unhex_exact(void *out, size_t len, const char *hex);
 
 /*
  * The shared vector suites: the path of a file under $ZINC_VECTORS (malloc'd),
- * or NULL, having printed a skip saying so, when it is absent.
+ * or NULL, having said so with zt_missing(), when it is absent.
  */
 char *zt_vector_path(const char *relative);
+
+/* A whole file, NUL-terminated and malloc'd; NULL (with a diagnostic) if unreadable. */
+char *zt_read_file(const char *path, size_t *len);
+
+/*
+ * JSON (RFC 8259), parsed whole into a tree.  Strings are unescaped (\u
+ * to UTF-8); numbers keep their text.  Members keep the file's order.
+ */
+enum zt_json_type {
+	ZT_JSON_NULL, ZT_JSON_FALSE, ZT_JSON_TRUE, ZT_JSON_NUMBER, ZT_JSON_STRING,
+	ZT_JSON_ARRAY, ZT_JSON_OBJECT
+};
+struct zt_json {
+	enum zt_json_type type;
+	char *name;		/* the member's name inside an object, else NULL */
+	char *text;		/* a string's value, a number's text, else NULL */
+	size_t len;		/* of text (a string may hold NULs) */
+	struct zt_json *child;	/* an array's or object's first element */
+	struct zt_json *next;	/* the following element of the same parent */
+};
+/* The file's value; NULL, with a diagnostic saying where, if unreadable or malformed. */
+struct zt_json *zt_json_load(const char *path);
+void zt_json_free(struct zt_json *j);
+/* An object's member, or NULL if absent (or j is no object). */
+const struct zt_json *zt_json_get(const struct zt_json *j, const char *name);
+/* A string member's value, or NULL if absent or not a string. */
+const char *zt_json_str(const struct zt_json *j, const char *name);
+/* A number member's value, or -1 if absent or not an integer. */
+long zt_json_long(const struct zt_json *j, const char *name);
+/* A hex string member as malloc'd bytes, or NULL if absent; exits on bad hex. */
+unsigned char *zt_json_hex(const struct zt_json *j, const char *name, size_t *len);
+
+/*
+ * Wycheproof's testGroups[].tests[]: the test after it->test (zero-initialise
+ * it first), its group in it->group; NULL after the last.
+ */
+struct zt_wycheproof {
+	const struct zt_json *group, *test;
+};
+const struct zt_json *zt_wycheproof_next(const struct zt_json *root, struct zt_wycheproof *it);
 
 /*
  * OpenSSL evp_test stanzas: blank-line separated "Key = Value" lines.
