@@ -44,8 +44,13 @@ static const uint32_t blake2s_iv[8] = {
 	0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
 };
 
-/* The message schedule: public constants, so indexing by them is fine. */
-static const uint8_t blake2s_sigma[10][16] = {
+/*
+ * RFC 7693, 2.7: the message schedule, SIGMA[r mod 10] for round r.  Round
+ * r's mixes take message words schedule[r][2 i] and schedule[r][2 i + 1],
+ * i = 0..7, in the order of blake2s_round()'s mixes.  Public constants, so
+ * indexing by them is fine.
+ */
+static const uint8_t blake2s_schedule[10][16] = {
 	{ 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 },
 	{ 14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3 },
 	{ 11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4 },
@@ -58,28 +63,51 @@ static const uint8_t blake2s_sigma[10][16] = {
 	{ 10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0 },
 };
 
-/* G mixes message words sigma[r][j] and sigma[r][j + 1] into a, b, c, d. */
-#define G(r, j, a, b, c, d) do {					\
-		(a) += (b) + m[blake2s_sigma[r][(j)]];			\
-		(d) = zinc_ror32((d) ^ (a), 16);			\
-		(c) += (d);						\
-		(b) = zinc_ror32((b) ^ (c), 12);			\
-		(a) += (b) + m[blake2s_sigma[r][(j) + 1]];		\
-		(d) = zinc_ror32((d) ^ (a), 8);				\
-		(c) += (d);						\
-		(b) = zinc_ror32((b) ^ (c), 7);				\
-	} while (0)
+/*
+ * The rounds below are only fast fully inlined and unrolled, v in
+ * registers; GCC will not inline ten copies of a round by itself.
+ */
+#if defined(__GNUC__)
+#define BLAKE2S_INLINE inline __attribute__((always_inline))
+#else
+#define BLAKE2S_INLINE inline
+#endif
 
-#define ROUND(r) do {							\
-		G(r, 0, v[0], v[4], v[8], v[12]);			\
-		G(r, 2, v[1], v[5], v[9], v[13]);			\
-		G(r, 4, v[2], v[6], v[10], v[14]);			\
-		G(r, 6, v[3], v[7], v[11], v[15]);			\
-		G(r, 8, v[0], v[5], v[10], v[15]);			\
-		G(r, 10, v[1], v[6], v[11], v[12]);			\
-		G(r, 12, v[2], v[7], v[8], v[13]);			\
-		G(r, 14, v[3], v[4], v[9], v[14]);			\
-	} while (0)
+/*
+ * RFC 7693, 3.1: G.  The working vector is a 4 x 4 matrix, row by row;
+ * G mixes one word of each row (a from row 0 ... d from row 3) with the
+ * message words x and y, in two halves that differ only in the rotations.
+ */
+static BLAKE2S_INLINE void blake2s_mix(uint32_t v[16], unsigned int a, unsigned int b, unsigned int c,
+			       unsigned int d, uint32_t x, uint32_t y)
+{
+	v[a] += v[b] + x;
+	v[d] = zinc_ror32(v[d] ^ v[a], 16);
+	v[c] += v[d];
+	v[b] = zinc_ror32(v[b] ^ v[c], 12);
+	v[a] += v[b] + y;
+	v[d] = zinc_ror32(v[d] ^ v[a], 8);
+	v[c] += v[d];
+	v[b] = zinc_ror32(v[b] ^ v[c], 7);
+}
+
+/*
+ * RFC 7693, 3.2: one round mixes the four columns, then the four
+ * diagonals (diagonal i starts at column i of row 0 and moves one column
+ * right per row, wrapping), taking the message words in schedule order.
+ * Written out with constant positions so that v lives in registers.
+ */
+static BLAKE2S_INLINE void blake2s_round(uint32_t v[16], const uint32_t m[16], const uint8_t s[16])
+{
+	blake2s_mix(v, 0, 4, 8, 12, m[s[0]], m[s[1]]);
+	blake2s_mix(v, 1, 5, 9, 13, m[s[2]], m[s[3]]);
+	blake2s_mix(v, 2, 6, 10, 14, m[s[4]], m[s[5]]);
+	blake2s_mix(v, 3, 7, 11, 15, m[s[6]], m[s[7]]);
+	blake2s_mix(v, 0, 5, 10, 15, m[s[8]], m[s[9]]);
+	blake2s_mix(v, 1, 6, 11, 12, m[s[10]], m[s[11]]);
+	blake2s_mix(v, 2, 7, 8, 13, m[s[12]], m[s[13]]);
+	blake2s_mix(v, 3, 4, 9, 14, m[s[14]], m[s[15]]);
+}
 
 static void blake2s_compress_generic(struct blake2s_state *state, const uint8_t *block,
 				     size_t nblocks, uint32_t inc)
@@ -87,33 +115,33 @@ static void blake2s_compress_generic(struct blake2s_state *state, const uint8_t 
 	uint32_t m[16], v[16];
 	size_t i;
 
-	while (nblocks--) {
+	while (nblocks-- > 0) {
+		/* the 64-bit byte counter, t, counts this block's bytes too */
 		state->t[0] += inc;
 		state->t[1] += state->t[0] < inc;
 		for (i = 0; i < 16; i++)
 			m[i] = zinc_load_le32(block + 4 * i);
-		for (i = 0; i < 8; i++)
+		/* v = h, then the IV with t and f mixed into its last four words */
+		for (i = 0; i < 8; i++) {
 			v[i] = state->h[i];
-		v[8] = blake2s_iv[0];
-		v[9] = blake2s_iv[1];
-		v[10] = blake2s_iv[2];
-		v[11] = blake2s_iv[3];
-		v[12] = blake2s_iv[4] ^ state->t[0];
-		v[13] = blake2s_iv[5] ^ state->t[1];
-		v[14] = blake2s_iv[6] ^ state->f[0];
-		v[15] = blake2s_iv[7] ^ state->f[1];
-		ROUND(0);
-		ROUND(1);
-		ROUND(2);
-		ROUND(3);
-		ROUND(4);
-		ROUND(5);
-		ROUND(6);
-		ROUND(7);
-		ROUND(8);
-		ROUND(9);
+			v[8 + i] = blake2s_iv[i];
+		}
+		v[12] ^= state->t[0];
+		v[13] ^= state->t[1];
+		v[14] ^= state->f[0];
+		v[15] ^= state->f[1];
+		blake2s_round(v, m, blake2s_schedule[0]);
+		blake2s_round(v, m, blake2s_schedule[1]);
+		blake2s_round(v, m, blake2s_schedule[2]);
+		blake2s_round(v, m, blake2s_schedule[3]);
+		blake2s_round(v, m, blake2s_schedule[4]);
+		blake2s_round(v, m, blake2s_schedule[5]);
+		blake2s_round(v, m, blake2s_schedule[6]);
+		blake2s_round(v, m, blake2s_schedule[7]);
+		blake2s_round(v, m, blake2s_schedule[8]);
+		blake2s_round(v, m, blake2s_schedule[9]);
 		for (i = 0; i < 8; i++)
-			state->h[i] ^= v[i] ^ v[i + 8];
+			state->h[i] ^= v[i] ^ v[8 + i];
 		block += BLAKE2S_BLOCK_SIZE;
 	}
 	zinc_memzero(m, sizeof(m));

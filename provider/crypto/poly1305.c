@@ -62,277 +62,235 @@ static const char *poly1305_arch_name(void)
 
 /* --- portable C ---------------------------------------------------------- */
 
-#ifdef __SIZEOF_INT128__
 /*
- * Radix 2^44: h and r in three limbs of 44, 44 and 42 bits, products in
- * unsigned __int128.  opaque[0..2] = r, opaque[3..5] = h.
+ * The accumulator h and the key r are numbers written in machine words
+ * ("limbs"), least significant first; h has one limb more than the 128 bits
+ * of r, holding its few bits from 2^128 up.  Arithmetic is modulo
+ * p = 2^130 - 5, so 2^130 == 5: whatever lands from 2^130 up is folded back
+ * in times 5.
+ *
+ * The limbs are full machine words (radix 2^64, or 2^32 without a 128-bit
+ * type) rather than narrower ones with spare bits, because clamping makes
+ * the full words cheap: it clears the low two bits of r's words 1, 2 and 3
+ * (RFC 8439, 2.5.1), so any product of such a word that reaches 2^128 is a
+ * whole multiple of 2^130, and r_j 2^128 == (r_j / 4) 5 = r_j + r_j / 4
+ * (mod p).  With that "wrapped" form of each of those words precomputed,
+ * h r needs one double-width product per pair of limbs and no rescaling:
+ * 4 (plus 2 of h's top limb) in radix 2^64 against 9 for 44-bit limbs, 16
+ * (plus 4) in radix 2^32 against 25 for 26-bit limbs.  The price is carry
+ * propagation across full words, which the double-width type expresses.
+ *
+ * h is kept only partially reduced between blocks: below 5 * 2^128 < 2p,
+ * its top limb at most 4.  emit reduces it completely.
  */
-#define POLY1305_GENERIC_NAME "portable C (radix 2^44)"
-#define M44 ((UINT64_C(1) << 44) - 1)
-#define M42 ((UINT64_C(1) << 42) - 1)
-typedef unsigned __int128 u128;
+
+#ifdef __SIZEOF_INT128__
+#define POLY1305_GENERIC_NAME "portable C (radix 2^64)"
+__extension__ typedef unsigned __int128 u128;
+
+/* Where the words live in ctx->opaque. */
+enum { ACC = 0, KEY = 3, KEY_WRAP = 5 };
+
+/*
+ * Adds x and a carry in to *limb; returns the carry out.  In 64 bits with
+ * compares, which GCC turns into add and setc: widening to u128 here made
+ * it spill zeros to the stack.
+ */
+static inline uint64_t add_to_limb(uint64_t *limb, uint64_t x, uint64_t carry)
+{
+	uint64_t sum = *limb + x, carries = sum < x;
+
+	sum += carry;
+	carries += sum < carry;
+	*limb = sum;
+	return carries;
+}
+
+static inline u128 mul_wide(uint64_t a, uint64_t b)
+{
+	return (u128)a * b;
+}
 
 static void poly1305_init_generic(uint64_t *st, const uint8_t key[16])
 {
-	uint64_t t0 = zinc_load_le64(key) & UINT64_C(0x0ffffffc0fffffff);
-	uint64_t t1 = zinc_load_le64(key + 8) & UINT64_C(0x0ffffffc0ffffffc);
+	const uint64_t r0 = zinc_load_le64(key) & UINT64_C(0x0ffffffc0fffffff);
+	const uint64_t r1 = zinc_load_le64(key + 8) & UINT64_C(0x0ffffffc0ffffffc);
 
-	st[0] = t0 & M44;
-	st[1] = ((t0 >> 44) | (t1 << 20)) & M44;
-	st[2] = (t1 >> 24) & M42;
-	st[3] = 0;
-	st[4] = 0;
-	st[5] = 0;
+	st[KEY] = r0;
+	st[KEY + 1] = r1;
+	st[KEY_WRAP] = r1 + (r1 >> 2);
+	st[ACC] = st[ACC + 1] = st[ACC + 2] = 0;
 }
 
 static void poly1305_blocks_generic(uint64_t *st, const uint8_t *in, size_t len,
 				    uint32_t padbit)
 {
-	const uint64_t r0 = st[0], r1 = st[1], r2 = st[2];
-	/* 2^132 = 4 * 2^130 == 4 * 5 (mod 2^130 - 5) */
-	const uint64_t s1 = r1 * 20, s2 = r2 * 20;
-	const uint64_t hibit = (uint64_t)padbit << 40;
-	uint64_t h0 = st[3], h1 = st[4], h2 = st[5];
+	const uint64_t r0 = st[KEY], r1 = st[KEY + 1], r1_wrap = st[KEY_WRAP];
+	uint64_t h0 = st[ACC], h1 = st[ACC + 1], h2 = st[ACC + 2];
 
-	while (len >= POLY1305_BLOCK_SIZE) {
-		const uint64_t t0 = zinc_load_le64(in), t1 = zinc_load_le64(in + 8);
-		u128 d0, d1, d2;
-		uint64_t c;
+	for (; len >= POLY1305_BLOCK_SIZE; in += POLY1305_BLOCK_SIZE, len -= POLY1305_BLOCK_SIZE) {
+		u128 low, mid;
+		uint64_t high, carry;
 
-		h0 += t0 & M44;
-		h1 += ((t0 >> 44) | (t1 << 20)) & M44;
-		h2 += ((t1 >> 24) & M42) | hibit;
-
-		d0 = (u128)h0 * r0 + (u128)h1 * s2 + (u128)h2 * s1;
-		d1 = (u128)h0 * r1 + (u128)h1 * r0 + (u128)h2 * s2;
-		d2 = (u128)h0 * r2 + (u128)h1 * r1 + (u128)h2 * r0;
+		/* h += the block, and padbit at 2^128: h2 <= 6 */
+		carry = add_to_limb(&h0, zinc_load_le64(in), 0);
+		carry = add_to_limb(&h1, zinc_load_le64(in + 8), carry);
+		h2 += carry + padbit;
 
 		/*
-		 * Partial reduction to h1 < 2^44, h2 < 2^42 and h0 < 2^51: the
-		 * carry out of h0 waits for the next block (products stay below
-		 * 2^97), which shortens the dependency chain between blocks.
+		 * h r = low + mid 2^64 + high 2^128 (mod p): the products reaching
+		 * 2^128 through r1 wrapped.  Each sum stays far below its type's
+		 * top: low, mid < 2^126, high < 2^63.
 		 */
-		c = (uint64_t)(d0 >> 44);
-		h0 = (uint64_t)d0 & M44;
-		d1 += c;
-		c = (uint64_t)(d1 >> 44);
-		h1 = (uint64_t)d1 & M44;
-		d2 += c;
-		c = (uint64_t)(d2 >> 42);
-		h2 = (uint64_t)d2 & M42;
-		h0 += c * 5;
+		low = mul_wide(h0, r0) + mul_wide(h1, r1_wrap);
+		mid = mul_wide(h0, r1) + mul_wide(h1, r0) + mul_wide(h2, r1_wrap) + (low >> 64);
+		high = h2 * r0 + (uint64_t)(mid >> 64);
 
-		in += POLY1305_BLOCK_SIZE;
-		len -= POLY1305_BLOCK_SIZE;
+		/* Keep high's two bits below 2^130; those above fold back times 5. */
+		h0 = (uint64_t)low;
+		h1 = (uint64_t)mid;
+		carry = add_to_limb(&h0, (high & ~UINT64_C(3)) + (high >> 2), 0);
+		carry = add_to_limb(&h1, 0, carry);
+		h2 = (high & 3) + carry;
 	}
-	st[3] = h0;
-	st[4] = h1;
-	st[5] = h2;
+	st[ACC] = h0;
+	st[ACC + 1] = h1;
+	st[ACC + 2] = h2;
 }
 
 static void poly1305_emit_generic(const uint64_t *st, uint8_t mac[POLY1305_MAC_SIZE],
 				  const uint32_t nonce[4])
 {
-	uint64_t h0 = st[3], h1 = st[4], h2 = st[5], g0, g1, g2, c, mask;
-	u128 f;
-	size_t i;
+	uint64_t h0 = st[ACC], h1 = st[ACC + 1], g0 = h0, g1 = h1, g2, use_g, carry;
 
-	/* Carry fully, twice: afterwards h < 2p and every limb is in range. */
-	for (i = 0; i < 2; i++) {
-		c = h0 >> 44;
-		h0 &= M44;
-		h1 += c;
-		c = h1 >> 44;
-		h1 &= M44;
-		h2 += c;
-		c = h2 >> 42;
-		h2 &= M42;
-		h0 += c * 5;
-	}
-	c = h0 >> 44;
-	h0 &= M44;
-	h1 += c;
-	c = h1 >> 44;
-	h1 &= M44;
-	h2 += c;
+	/*
+	 * h < 2p, so h mod p is h or h - p.  g = h + 5 reaches 2^130 exactly
+	 * when h >= p, and then h - p = g - 2^130: g's bit 130 chooses,
+	 * without a branch.  Only the low 128 bits go into the tag.
+	 */
+	carry = add_to_limb(&g0, 5, 0);
+	carry = add_to_limb(&g1, 0, carry);
+	g2 = st[ACC + 2] + carry;
+	use_g = 0 - (g2 >> 2);
+	h0 ^= (h0 ^ g0) & use_g;
+	h1 ^= (h1 ^ g1) & use_g;
 
-	/* g = h - p = h + 5 - 2^130; take g unless it is negative. */
-	g0 = h0 + 5;
-	c = g0 >> 44;
-	g0 &= M44;
-	g1 = h1 + c;
-	c = g1 >> 44;
-	g1 &= M44;
-	g2 = h2 + c - (UINT64_C(1) << 42);
-	mask = (g2 >> 63) - 1;	/* all ones when g >= 0 */
-	h0 = (h0 & ~mask) | (g0 & mask);
-	h1 = (h1 & ~mask) | (g1 & mask);
-	h2 = (h2 & ~mask) | (g2 & mask);
-
-	/* (h + s) mod 2^128 */
-	f = (u128)(h0 | (h1 << 44)) + ((uint64_t)nonce[0] | (uint64_t)nonce[1] << 32);
-	zinc_store_le64(mac, (uint64_t)f);
-	f = (u128)((h1 >> 20) | (h2 << 24)) + ((uint64_t)nonce[2] | (uint64_t)nonce[3] << 32) +
-	    (uint64_t)(f >> 64);
-	zinc_store_le64(mac + 8, (uint64_t)f);
+	/* tag = (h + s) mod 2^128 */
+	carry = add_to_limb(&h0, (uint64_t)nonce[1] << 32 | nonce[0], 0);
+	add_to_limb(&h1, (uint64_t)nonce[3] << 32 | nonce[2], carry);
+	zinc_store_le64(mac, h0);
+	zinc_store_le64(mac + 8, h1);
 }
 
 #else
-/*
- * Radix 2^26: h and r in five 26-bit limbs, products in 64 bits.
- * opaque[0..4] = r, opaque[5..9] = h.
- */
-#define POLY1305_GENERIC_NAME "portable C (radix 2^26)"
-#define M26 ((UINT32_C(1) << 26) - 1)
+#define POLY1305_GENERIC_NAME "portable C (radix 2^32)"
+
+/* Where the words live in ctx->opaque, one 32-bit limb per element. */
+enum { ACC = 0, KEY = 5, KEY_WRAP = 9 };
+
+/* Adds x to *limb; returns what carries into the next limb. */
+static inline uint32_t add_to_limb(uint32_t *limb, uint64_t x)
+{
+	x += *limb;
+	*limb = (uint32_t)x;
+	return (uint32_t)(x >> 32);
+}
+
+static inline uint64_t mul_wide(uint32_t a, uint32_t b)
+{
+	return (uint64_t)a * b;
+}
 
 static void poly1305_init_generic(uint64_t *st, const uint8_t key[16])
 {
-	uint32_t t0 = zinc_load_le32(key) & 0x0fffffff;
-	uint32_t t1 = zinc_load_le32(key + 4) & 0x0ffffffc;
-	uint32_t t2 = zinc_load_le32(key + 8) & 0x0ffffffc;
-	uint32_t t3 = zinc_load_le32(key + 12) & 0x0ffffffc;
 	size_t i;
 
-	st[0] = t0 & M26;
-	st[1] = ((t0 >> 26) | (t1 << 6)) & M26;
-	st[2] = ((t1 >> 20) | (t2 << 12)) & M26;
-	st[3] = ((t2 >> 14) | (t3 << 18)) & M26;
-	st[4] = t3 >> 8;
-	for (i = 5; i < 10; i++)
-		st[i] = 0;
+	for (i = 0; i < 4; i++) {
+		/* the top four bits of every word, the low two of words 1..3 */
+		const uint32_t r = zinc_load_le32(key + 4 * i) & (i == 0 ? 0x0fffffff : 0x0ffffffc);
+
+		st[KEY + i] = r;
+		if (i > 0)
+			st[KEY_WRAP + i - 1] = r + (r >> 2);
+	}
+	for (i = 0; i < 5; i++)
+		st[ACC + i] = 0;
 }
 
 static void poly1305_blocks_generic(uint64_t *st, const uint8_t *in, size_t len,
 				    uint32_t padbit)
 {
-	const uint32_t r0 = (uint32_t)st[0], r1 = (uint32_t)st[1], r2 = (uint32_t)st[2];
-	const uint32_t r3 = (uint32_t)st[3], r4 = (uint32_t)st[4];
-	/* 2^130 == 5 (mod 2^130 - 5) */
-	const uint32_t s1 = r1 * 5, s2 = r2 * 5, s3 = r3 * 5, s4 = r4 * 5;
-	const uint32_t hibit = padbit << 24;
-	uint32_t h0 = (uint32_t)st[5], h1 = (uint32_t)st[6], h2 = (uint32_t)st[7];
-	uint32_t h3 = (uint32_t)st[8], h4 = (uint32_t)st[9];
+	const uint32_t r0 = (uint32_t)st[KEY], r1 = (uint32_t)st[KEY + 1];
+	const uint32_t r2 = (uint32_t)st[KEY + 2], r3 = (uint32_t)st[KEY + 3];
+	const uint32_t w1 = (uint32_t)st[KEY_WRAP], w2 = (uint32_t)st[KEY_WRAP + 1];
+	const uint32_t w3 = (uint32_t)st[KEY_WRAP + 2];
+	uint32_t h0 = (uint32_t)st[ACC], h1 = (uint32_t)st[ACC + 1], h2 = (uint32_t)st[ACC + 2];
+	uint32_t h3 = (uint32_t)st[ACC + 3], h4 = (uint32_t)st[ACC + 4];
 
-	while (len >= POLY1305_BLOCK_SIZE) {
-		const uint32_t t0 = zinc_load_le32(in), t1 = zinc_load_le32(in + 4);
-		const uint32_t t2 = zinc_load_le32(in + 8), t3 = zinc_load_le32(in + 12);
-		uint64_t d0, d1, d2, d3, d4, c;
+	for (; len >= POLY1305_BLOCK_SIZE; in += POLY1305_BLOCK_SIZE, len -= POLY1305_BLOCK_SIZE) {
+		uint64_t d0, d1, d2, d3, high;
+		uint32_t carry;
 
-		h0 += t0 & M26;
-		h1 += ((t0 >> 26) | (t1 << 6)) & M26;
-		h2 += ((t1 >> 20) | (t2 << 12)) & M26;
-		h3 += ((t2 >> 14) | (t3 << 18)) & M26;
-		h4 += (t3 >> 8) | hibit;
+		/* h += the block, and padbit at 2^128: h4 <= 6 */
+		carry = add_to_limb(&h0, zinc_load_le32(in));
+		carry = add_to_limb(&h1, (uint64_t)zinc_load_le32(in + 4) + carry);
+		carry = add_to_limb(&h2, (uint64_t)zinc_load_le32(in + 8) + carry);
+		carry = add_to_limb(&h3, (uint64_t)zinc_load_le32(in + 12) + carry);
+		h4 += carry + padbit;
 
-		d0 = (uint64_t)h0 * r0 + (uint64_t)h1 * s4 + (uint64_t)h2 * s3 +
-		     (uint64_t)h3 * s2 + (uint64_t)h4 * s1;
-		d1 = (uint64_t)h0 * r1 + (uint64_t)h1 * r0 + (uint64_t)h2 * s4 +
-		     (uint64_t)h3 * s3 + (uint64_t)h4 * s2;
-		d2 = (uint64_t)h0 * r2 + (uint64_t)h1 * r1 + (uint64_t)h2 * r0 +
-		     (uint64_t)h3 * s4 + (uint64_t)h4 * s3;
-		d3 = (uint64_t)h0 * r3 + (uint64_t)h1 * r2 + (uint64_t)h2 * r1 +
-		     (uint64_t)h3 * r0 + (uint64_t)h4 * s4;
-		d4 = (uint64_t)h0 * r4 + (uint64_t)h1 * r3 + (uint64_t)h2 * r2 +
-		     (uint64_t)h3 * r1 + (uint64_t)h4 * r0;
+		/*
+		 * h r = d0 + d1 2^32 + d2 2^64 + d3 2^96 + high 2^128 (mod p),
+		 * limb i times limb j landing at 2^(32 (i + j)), wrapped from
+		 * 2^128 on.  A column sums at most four products below 5 2^60
+		 * each (h4's are tiny) and the carry in: no overflow.
+		 */
+		d0 = mul_wide(h0, r0) + mul_wide(h1, w3) + mul_wide(h2, w2) + mul_wide(h3, w1);
+		d1 = mul_wide(h0, r1) + mul_wide(h1, r0) + mul_wide(h2, w3) + mul_wide(h3, w2) +
+		     mul_wide(h4, w1) + (d0 >> 32);
+		d2 = mul_wide(h0, r2) + mul_wide(h1, r1) + mul_wide(h2, r0) + mul_wide(h3, w3) +
+		     mul_wide(h4, w2) + (d1 >> 32);
+		d3 = mul_wide(h0, r3) + mul_wide(h1, r2) + mul_wide(h2, r1) + mul_wide(h3, r0) +
+		     mul_wide(h4, w3) + (d2 >> 32);
+		high = mul_wide(h4, r0) + (d3 >> 32);
 
-		c = d0 >> 26;
-		h0 = (uint32_t)d0 & M26;
-		d1 += c;
-		c = d1 >> 26;
-		h1 = (uint32_t)d1 & M26;
-		d2 += c;
-		c = d2 >> 26;
-		h2 = (uint32_t)d2 & M26;
-		d3 += c;
-		c = d3 >> 26;
-		h3 = (uint32_t)d3 & M26;
-		d4 += c;
-		c = d4 >> 26;
-		h4 = (uint32_t)d4 & M26;
-		c = h0 + c * 5;
-		h0 = (uint32_t)c & M26;
-		h1 += (uint32_t)(c >> 26);
-
-		in += POLY1305_BLOCK_SIZE;
-		len -= POLY1305_BLOCK_SIZE;
+		/* Keep high's two bits below 2^130; those above fold back times 5. */
+		h0 = (uint32_t)d0;
+		h1 = (uint32_t)d1;
+		h2 = (uint32_t)d2;
+		h3 = (uint32_t)d3;
+		carry = add_to_limb(&h0, (high & ~UINT64_C(3)) + (high >> 2));
+		carry = add_to_limb(&h1, carry);
+		carry = add_to_limb(&h2, carry);
+		carry = add_to_limb(&h3, carry);
+		h4 = ((uint32_t)high & 3) + carry;
 	}
-	st[5] = h0;
-	st[6] = h1;
-	st[7] = h2;
-	st[8] = h3;
-	st[9] = h4;
+	st[ACC] = h0;
+	st[ACC + 1] = h1;
+	st[ACC + 2] = h2;
+	st[ACC + 3] = h3;
+	st[ACC + 4] = h4;
 }
 
 static void poly1305_emit_generic(const uint64_t *st, uint8_t mac[POLY1305_MAC_SIZE],
 				  const uint32_t nonce[4])
 {
-	uint32_t h0 = (uint32_t)st[5], h1 = (uint32_t)st[6], h2 = (uint32_t)st[7];
-	uint32_t h3 = (uint32_t)st[8], h4 = (uint32_t)st[9];
-	uint32_t g0, g1, g2, g3, g4, c, mask;
-	uint64_t f;
+	uint32_t h[4], g[4], use_g, carry = 5;
 	size_t i;
 
-	/* Carry fully, twice: afterwards h < 2p and every limb is in range. */
-	for (i = 0; i < 2; i++) {
-		c = h0 >> 26;
-		h0 &= M26;
-		h1 += c;
-		c = h1 >> 26;
-		h1 &= M26;
-		h2 += c;
-		c = h2 >> 26;
-		h2 &= M26;
-		h3 += c;
-		c = h3 >> 26;
-		h3 &= M26;
-		h4 += c;
-		c = h4 >> 26;
-		h4 &= M26;
-		h0 += c * 5;
+	/* As in radix 2^64: g = h + 5 reaches 2^130 exactly when h >= p. */
+	for (i = 0; i < 4; i++) {
+		h[i] = g[i] = (uint32_t)st[ACC + i];
+		carry = add_to_limb(&g[i], carry);
 	}
-	c = h0 >> 26;
-	h0 &= M26;
-	h1 += c;
-	c = h1 >> 26;
-	h1 &= M26;
-	h2 += c;
-	c = h2 >> 26;
-	h2 &= M26;
-	h3 += c;
-	c = h3 >> 26;
-	h3 &= M26;
-	h4 += c;
+	use_g = 0 - (((uint32_t)st[ACC + 4] + carry) >> 2);
 
-	/* g = h - p = h + 5 - 2^130; take g unless it is negative. */
-	g0 = h0 + 5;
-	c = g0 >> 26;
-	g0 &= M26;
-	g1 = h1 + c;
-	c = g1 >> 26;
-	g1 &= M26;
-	g2 = h2 + c;
-	c = g2 >> 26;
-	g2 &= M26;
-	g3 = h3 + c;
-	c = g3 >> 26;
-	g3 &= M26;
-	g4 = h4 + c - (UINT32_C(1) << 26);
-	mask = (g4 >> 31) - 1;	/* all ones when g >= 0 */
-	h0 = (h0 & ~mask) | (g0 & mask);
-	h1 = (h1 & ~mask) | (g1 & mask);
-	h2 = (h2 & ~mask) | (g2 & mask);
-	h3 = (h3 & ~mask) | (g3 & mask);
-	h4 = (h4 & ~mask) | (g4 & mask);
-
-	/* (h + s) mod 2^128, 32 bits at a time */
-	f = (uint64_t)(h0 | (h1 << 26)) + nonce[0];
-	zinc_store_le32(mac, (uint32_t)f);
-	f = (uint64_t)((h1 >> 6) | (h2 << 20)) + nonce[1] + (f >> 32);
-	zinc_store_le32(mac + 4, (uint32_t)f);
-	f = (uint64_t)((h2 >> 12) | (h3 << 14)) + nonce[2] + (f >> 32);
-	zinc_store_le32(mac + 8, (uint32_t)f);
-	f = (uint64_t)((h3 >> 18) | (h4 << 8)) + nonce[3] + (f >> 32);
-	zinc_store_le32(mac + 12, (uint32_t)f);
+	/* tag = (h or g, the low 128 bits) + s mod 2^128 */
+	carry = 0;
+	for (i = 0; i < 4; i++) {
+		h[i] ^= (h[i] ^ g[i]) & use_g;
+		carry = add_to_limb(&h[i], (uint64_t)nonce[i] + carry);
+		zinc_store_le32(mac + 4 * i, h[i]);
+	}
 }
 #endif
 
