@@ -9,7 +9,15 @@
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
+#include "algorithms.h"
+#include "cipher_common.h"
+#include "core_version.h"
+#include "ossl_compat.h"
+#include "report.h"
+#include "zinc_err.h"
+#include "zinc_params.h"
 #include "zinc_prov.h"
+#include "zinc_skey.h"
 #include "zinc/chacha20.h"
 
 struct chacha20_glue {

@@ -11,7 +11,14 @@
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
+#include "algorithms.h"
+#include "cipher_common.h"
+#include "ossl_compat.h"
+#include "report.h"
+#include "zinc_err.h"
+#include "zinc_params.h"
 #include "zinc_prov.h"
+#include "zinc_skey.h"
 #include "zinc/chacha20poly1305.h"
 
 #define TLS_AAD_LEN 13		/* seq(8) type(1) version(2) length(2) */

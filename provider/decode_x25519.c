@@ -17,10 +17,15 @@
  */
 #include <string.h>
 #include <openssl/bio.h>
+#include <openssl/core_names.h>
 #include <openssl/core_object.h>
 #include <openssl/err.h>
+#include <openssl/params.h>
 #include <openssl/pem.h>
+#include "algorithms.h"
 #include "x25519_key.h"
+#include "zinc_err.h"
+#include "zinc_prov.h"
 
 /* The largest structure: the PrivateKeyInfo's content after its 2-byte header. */
 enum { X25519_DER_MAX = ZINC_X25519_PKCS8_PREFIX_LEN + CURVE25519_KEY_SIZE };

@@ -10,6 +10,11 @@
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
+#include "algorithms.h"
+#include "core_version.h"
+#include "report.h"
+#include "zinc_err.h"
+#include "zinc_params.h"
 #include "zinc_prov.h"
 #include "zinc/blake2s.h"
 

@@ -11,11 +11,18 @@
 #include <stdio.h>
 #include <string.h>
 #include <openssl/bio.h>
+#include <openssl/core_names.h>
 #include <openssl/evp.h>
+#include <openssl/params.h>
 #include <openssl/pem.h>
 #include <openssl/pkcs12.h>
 #include <openssl/x509.h>
+#include "algorithms.h"
+#include "core_version.h"
+#include "ossl_compat.h"
 #include "x25519_key.h"
+#include "zinc_err.h"
+#include "zinc_prov.h"
 
 const uint8_t zinc_x25519_spki_prefix[ZINC_X25519_SPKI_PREFIX_LEN] = {
 	0x30, 0x2a,			/* SubjectPublicKeyInfo SEQUENCE */

@@ -9,7 +9,13 @@
 #include <string.h>
 #include <openssl/core_dispatch.h>
 #include <openssl/crypto.h>
+#include <openssl/params.h>
+#include "algorithms.h"
+#include "core_version.h"
+#include "report.h"
 #include "x25519_key.h"
+#include "zinc_err.h"
+#include "zinc_prov.h"
 
 struct x25519_exch {
 	struct zinc_provctx *provctx;

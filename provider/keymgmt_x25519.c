@@ -11,7 +11,13 @@
 #include <openssl/crypto.h>
 #include <openssl/kdf.h>
 #include <openssl/params.h>
+#include "algorithms.h"
+#include "core_version.h"
+#include "ossl_compat.h"
+#include "report.h"
 #include "x25519_key.h"
+#include "zinc_err.h"
+#include "zinc_prov.h"
 
 enum {
 	X25519_BITS = 253,

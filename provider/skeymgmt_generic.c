@@ -11,7 +11,11 @@
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
+#include "algorithms.h"
+#include "ossl_compat.h"
+#include "zinc_err.h"
 #include "zinc_prov.h"
+#include "zinc_skey.h"
 
 static OSSL_FUNC_skeymgmt_free_fn generic_skey_free;
 static OSSL_FUNC_skeymgmt_import_fn generic_skey_import;

@@ -2,10 +2,17 @@
 /* The provider's entry point: algorithm tables and provider parameters. */
 #include <stdio.h>
 #include <string.h>
+#include <openssl/core_names.h>
 #include <openssl/opensslv.h>
 #include <openssl/err.h>
+#include <openssl/params.h>
 #include <openssl/provider.h>
 #include <openssl/rand.h>
+#include "algorithms.h"
+#include "core_version.h"
+#include "ossl_compat.h"
+#include "report.h"
+#include "zinc_err.h"
 #include "zinc_prov.h"
 #include "zinc/blake2s.h"
 #include "zinc/chacha20.h"

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Algorithm parameters shared by the ciphers (cipher_common.c). */
+#ifndef ZINC_CIPHER_COMMON_H
+#define ZINC_CIPHER_COMMON_H
+
+#include <stddef.h>
+#include <openssl/core_dispatch.h>
+
+OSSL_FUNC_cipher_gettable_params_fn zinc_cipher_gettable_params;
+int zinc_cipher_get_params(OSSL_PARAM params[], size_t keylen, size_t ivlen, int aead);
+
+#endif
