@@ -4,7 +4,6 @@
 #define ZINC_ALGORITHMS_H
 
 #include <openssl/core.h>
-#include <openssl/core_dispatch.h>
 
 #define ZINC_PROPERTIES "provider=zinc"
 
@@ -21,7 +20,10 @@ extern const OSSL_DISPATCH zinc_generic_skeymgmt_functions[];
 extern const OSSL_ALGORITHM zinc_x25519_encoders[];
 extern const OSSL_ALGORITHM zinc_x25519_decoders[];
 
-/* OSSL_FUNC_PROVIDER_GET_CAPABILITIES: "TLS-GROUP" (capabilities.c). */
-OSSL_FUNC_provider_get_capabilities_fn zinc_get_capabilities;
+/*
+ * OSSL_FUNC_PROVIDER_GET_CAPABILITIES: "TLS-GROUP" (capabilities.c), with
+ * its type where zinc_prov.c's table takes it.
+ */
+int zinc_get_capabilities(void *provctx, const char *capability, OSSL_CALLBACK *cb, void *arg);
 
 #endif

@@ -591,6 +591,30 @@ static int aead_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 	return 1;
 }
 
+/*
+ * The dispatch functions through their slots' types, for the compiler to
+ * check.  After the definitions: cppcheck, which does not read OpenSSL's
+ * headers, skips a function declared earlier through a type it cannot see.
+ */
+static OSSL_FUNC_cipher_newctx_fn chacha20_poly1305_newctx;
+static OSSL_FUNC_cipher_newctx_fn xchacha20_poly1305_newctx;
+static OSSL_FUNC_cipher_freectx_fn aead_freectx;
+static OSSL_FUNC_cipher_dupctx_fn aead_dupctx;
+static OSSL_FUNC_cipher_encrypt_init_fn aead_einit;
+static OSSL_FUNC_cipher_decrypt_init_fn aead_dinit;
+static OSSL_FUNC_cipher_encrypt_skey_init_fn aead_einit_skey;
+static OSSL_FUNC_cipher_decrypt_skey_init_fn aead_dinit_skey;
+static OSSL_FUNC_cipher_update_fn aead_update;
+static OSSL_FUNC_cipher_cipher_fn aead_update;
+static OSSL_FUNC_cipher_final_fn aead_final;
+static OSSL_FUNC_cipher_get_params_fn chacha20_poly1305_get_params;
+static OSSL_FUNC_cipher_get_params_fn xchacha20_poly1305_get_params;
+static OSSL_FUNC_cipher_get_ctx_params_fn aead_get_ctx_params;
+static OSSL_FUNC_cipher_gettable_ctx_params_fn aead_gettable_ctx_params;
+static OSSL_FUNC_cipher_set_ctx_params_fn aead_set_ctx_params;
+static OSSL_FUNC_cipher_settable_ctx_params_fn aead_settable_ctx_params;
+OSSL_FUNC_cipher_gettable_params_fn zinc_cipher_gettable_params;
+
 #define AEAD_COMMON_FUNCTIONS \
 	{ OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))aead_freectx }, \
 	{ OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))aead_dupctx }, \
