@@ -8,7 +8,9 @@
 #include <openssl/crypto.h>
 #include <openssl/params.h>
 #include <openssl/prov_ssl.h>
-#include "zinc_prov.h"
+#include "algorithms.h"
+#include "core_version.h"
+#include "ossl_compat.h"
 
 static int x25519_group(OSSL_CALLBACK *cb, void *arg)
 {

@@ -9,10 +9,18 @@
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
+#include "algorithms.h"
+#include "cipher_common.h"
+#include "core_version.h"
+#include "ossl_compat.h"
+#include "report.h"
+#include "zinc_err.h"
+#include "zinc_params.h"
 #include "zinc_prov.h"
+#include "zinc_skey.h"
 #include "zinc/chacha20.h"
 
-struct chacha20_glue {
+struct chacha20_cipher_ctx {
 	const struct zinc_provctx *provctx;
 	struct chacha20_ctx chacha;
 	/* Kept so that key and IV can be given in separate init calls. */
@@ -28,30 +36,30 @@ struct chacha20_glue {
 	bool key_set;
 };
 
-static void *zc20_newctx(void *provctx)
+static void *chacha20_cipher_newctx(void *provctx)
 {
-	struct chacha20_glue *g = OPENSSL_zalloc(sizeof(*g));
+	struct chacha20_cipher_ctx *ctx = OPENSSL_zalloc(sizeof(*ctx));
 
-	if (g == NULL) {
+	if (ctx == NULL) {
 		ZINC_RAISE(provctx, ZINC_R_OUT_OF_MEMORY);
 		return NULL;
 	}
-	g->provctx = provctx;
-	return g;
+	ctx->provctx = provctx;
+	return ctx;
 }
 
-static void zc20_freectx(void *vctx)
+static void chacha20_cipher_freectx(void *vctx)
 {
-	OPENSSL_clear_free(vctx, sizeof(struct chacha20_glue));
+	OPENSSL_clear_free(vctx, sizeof(struct chacha20_cipher_ctx));
 }
 
-static void *zc20_dupctx(void *vctx)
+static void *chacha20_cipher_dupctx(void *vctx)
 {
-	struct chacha20_glue *g = vctx;
-	struct chacha20_glue *dup = OPENSSL_memdup(g, sizeof(*g));
+	struct chacha20_cipher_ctx *ctx = vctx;
+	struct chacha20_cipher_ctx *dup = OPENSSL_memdup(ctx, sizeof(*ctx));
 
 	if (dup == NULL)
-		ZINC_RAISE(g->provctx, ZINC_R_OUT_OF_MEMORY);
+		ZINC_RAISE(ctx->provctx, ZINC_R_OUT_OF_MEMORY);
 	return dup;
 }
 
@@ -74,96 +82,99 @@ static void store_le32(uint8_t *p, uint32_t v)
  * (but for a quirk: not when an update ends exactly there, having started
  * inside it); from 3.6 as soon as a block is begun.
  */
-static uint64_t zc20_default_counter(const struct chacha20_glue *g)
+static uint64_t chacha20_cipher_default_counter(const struct chacha20_cipher_ctx *ctx)
 {
-	uint64_t first = (uint64_t)load_le32(g->iv + 4) << 32 | load_le32(g->iv);
+	uint64_t first = (uint64_t)load_le32(ctx->iv + 4) << 32 | load_le32(ctx->iv);
 
 	if (zinc_core_at_least(3, 6))
-		return first + (g->offset + 63) / 64;
-	return first + g->offset / 64 - (g->counter_lags ? 1 : 0);
+		return first + (ctx->offset + 63) / 64;
+	return first + ctx->offset / 64 - (ctx->counter_lags ? 1 : 0);
 }
 
-static void zc20_set_counter(uint8_t iv[CHACHA20_IV_SIZE], uint64_t block)
+static void chacha20_cipher_set_counter(uint8_t iv[CHACHA20_IV_SIZE], uint64_t block)
 {
 	store_le32(iv, (uint32_t)block);
 	store_le32(iv + 4, (uint32_t)(block >> 32));
 }
 
-static int zc20_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
+static int chacha20_cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
 
-static int zc20_init(struct chacha20_glue *g, const unsigned char *key, size_t keylen,
-		     const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[])
+static int chacha20_cipher_init(struct chacha20_cipher_ctx *ctx,
+				const unsigned char *key, size_t keylen,
+				const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[])
 {
 	if (key != NULL && keylen != CHACHA20_KEY_SIZE) {
-		ZINC_RAISE(g->provctx, ZINC_R_INVALID_KEY_LENGTH);
+		ZINC_RAISE(ctx->provctx, ZINC_R_INVALID_KEY_LENGTH);
 		return 0;
 	}
 	if (iv != NULL && ivlen != CHACHA20_IV_SIZE) {
-		ZINC_RAISE(g->provctx, ZINC_R_INVALID_IV_LENGTH);
+		ZINC_RAISE(ctx->provctx, ZINC_R_INVALID_IV_LENGTH);
 		return 0;
 	}
 	if (key != NULL) {
 		/* A new key alone goes on from default's counter. */
 		if (iv == NULL)
-			zc20_set_counter(g->iv, zc20_default_counter(g));
-		memcpy(g->key, key, CHACHA20_KEY_SIZE);
-		g->key_set = true;
+			chacha20_cipher_set_counter(ctx->iv, chacha20_cipher_default_counter(ctx));
+		memcpy(ctx->key, key, CHACHA20_KEY_SIZE);
+		ctx->key_set = true;
 	}
 	if (iv != NULL)
-		memcpy(g->iv, iv, CHACHA20_IV_SIZE);
+		memcpy(ctx->iv, iv, CHACHA20_IV_SIZE);
 	/* With neither, the default provider goes on with the stream as it was. */
 	if (key != NULL || iv != NULL) {
-		chacha20_init(&g->chacha, g->key, g->iv);
-		g->offset = 0;
-		g->counter_lags = false;
+		chacha20_init(&ctx->chacha, ctx->key, ctx->iv);
+		ctx->offset = 0;
+		ctx->counter_lags = false;
 	}
-	return zc20_set_ctx_params(g, params);
+	return chacha20_cipher_set_ctx_params(ctx, params);
 }
 
-static int zc20_einit(void *vctx, const unsigned char *key, size_t keylen,
-		      const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[])
+static int chacha20_cipher_einit(void *vctx, const unsigned char *key, size_t keylen,
+				 const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[])
 {
-	if (!zc20_init(vctx, key, keylen, iv, ivlen, params))
+	if (!chacha20_cipher_init(vctx, key, keylen, iv, ivlen, params))
 		return 0;
 	zinc_report(ZINC_EV_CHACHA20_ENCRYPT);
 	return 1;
 }
 
-static int zc20_dinit(void *vctx, const unsigned char *key, size_t keylen,
-		      const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[])
+static int chacha20_cipher_dinit(void *vctx, const unsigned char *key, size_t keylen,
+				 const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[])
 {
-	if (!zc20_init(vctx, key, keylen, iv, ivlen, params))
+	if (!chacha20_cipher_init(vctx, key, keylen, iv, ivlen, params))
 		return 0;
 	zinc_report(ZINC_EV_CHACHA20_DECRYPT);
 	return 1;
 }
 
 /* EVP_CipherInit_SKEY (3.5+): a zinc GENERIC-SECRET's bytes, through the same checks. */
-static int zc20_einit_skey(void *vctx, void *skeydata, const unsigned char *iv, size_t ivlen,
-			   const OSSL_PARAM params[])
+static int chacha20_cipher_einit_skey(void *vctx, void *skeydata,
+				      const unsigned char *iv, size_t ivlen,
+				      const OSSL_PARAM params[])
 {
 	size_t keylen;
 	const unsigned char *key = zinc_skey_bytes(skeydata, &keylen);
 
-	return zc20_einit(vctx, key, keylen, iv, ivlen, params);
+	return chacha20_cipher_einit(vctx, key, keylen, iv, ivlen, params);
 }
 
-static int zc20_dinit_skey(void *vctx, void *skeydata, const unsigned char *iv, size_t ivlen,
-			   const OSSL_PARAM params[])
+static int chacha20_cipher_dinit_skey(void *vctx, void *skeydata,
+				      const unsigned char *iv, size_t ivlen,
+				      const OSSL_PARAM params[])
 {
 	size_t keylen;
 	const unsigned char *key = zinc_skey_bytes(skeydata, &keylen);
 
-	return zc20_dinit(vctx, key, keylen, iv, ivlen, params);
+	return chacha20_cipher_dinit(vctx, key, keylen, iv, ivlen, params);
 }
 
-static int zc20_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize,
-		       const unsigned char *in, size_t inl)
+static int chacha20_cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize,
+				  const unsigned char *in, size_t inl)
 {
-	struct chacha20_glue *g = vctx;
+	struct chacha20_cipher_ctx *ctx = vctx;
 
-	if (!g->key_set) {
-		ZINC_RAISE(g->provctx, ZINC_R_NO_KEY_SET);
+	if (!ctx->key_set) {
+		ZINC_RAISE(ctx->provctx, ZINC_R_NO_KEY_SET);
 		return 0;
 	}
 	if (inl == 0) {
@@ -171,29 +182,29 @@ static int zc20_update(void *vctx, unsigned char *out, size_t *outl, size_t outs
 		return 1;
 	}
 	if (out == NULL || in == NULL) {
-		ZINC_RAISE(g->provctx, ZINC_R_NULL_ARGUMENT);
+		ZINC_RAISE(ctx->provctx, ZINC_R_NULL_ARGUMENT);
 		return 0;
 	}
 	if (outsize < inl) {
-		ZINC_RAISE(g->provctx, ZINC_R_OUTPUT_BUFFER_TOO_SMALL);
+		ZINC_RAISE(ctx->provctx, ZINC_R_OUTPUT_BUFFER_TOO_SMALL);
 		return 0;
 	}
-	chacha20_crypt(&g->chacha, out, in, inl);
-	g->counter_lags = g->offset % 64 != 0 && g->offset % 64 + inl == 64;
-	g->offset += inl;
+	chacha20_crypt(&ctx->chacha, out, in, inl);
+	ctx->counter_lags = ctx->offset % 64 != 0 && ctx->offset % 64 + inl == 64;
+	ctx->offset += inl;
 	*outl = inl;
 	return 1;
 }
 
 /* A stream cipher has nothing left to write; like default, the stream may go on. */
-static int zc20_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
+static int chacha20_cipher_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
 {
-	struct chacha20_glue *g = vctx;
+	struct chacha20_cipher_ctx *ctx = vctx;
 
 	(void)out;
 	(void)outsize;
-	if (!g->key_set) {
-		ZINC_RAISE(g->provctx, ZINC_R_NO_KEY_SET);
+	if (!ctx->key_set) {
+		ZINC_RAISE(ctx->provctx, ZINC_R_NO_KEY_SET);
 		return 0;
 	}
 	*outl = 0;
@@ -201,41 +212,42 @@ static int zc20_final(void *vctx, unsigned char *out, size_t *outl, size_t outsi
 }
 
 /* Algorithm parameters (cipher_common.c). */
-static int zc20_get_params(OSSL_PARAM params[])
+static int chacha20_cipher_get_params(OSSL_PARAM params[])
 {
 	return zinc_cipher_get_params(params, CHACHA20_KEY_SIZE, CHACHA20_IV_SIZE, 0);
 }
 
-static const OSSL_PARAM zc20_ctx_params_list[] = {
+static const OSSL_PARAM chacha20_cipher_ctx_params_list[] = {
 	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
 	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
 	OSSL_PARAM_END
 };
 
-static const OSSL_PARAM zc20_gettable_ctx_params_3_6[] = {
+static const OSSL_PARAM chacha20_cipher_gettable_ctx_params_3_6[] = {
 	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
 	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
 	OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
 	OSSL_PARAM_END
 };
 
-static const OSSL_PARAM *zc20_gettable_ctx_params(void *cctx, void *provctx)
+static const OSSL_PARAM *chacha20_cipher_gettable_ctx_params(void *cctx, void *provctx)
 {
 	(void)cctx;
 	(void)provctx;
-	return zinc_core_at_least(3, 6) ? zc20_gettable_ctx_params_3_6 : zc20_ctx_params_list;
+	return zinc_core_at_least(3, 6) ? chacha20_cipher_gettable_ctx_params_3_6
+				      : chacha20_cipher_ctx_params_list;
 }
 
-static const OSSL_PARAM *zc20_settable_ctx_params(void *cctx, void *provctx)
+static const OSSL_PARAM *chacha20_cipher_settable_ctx_params(void *cctx, void *provctx)
 {
 	(void)cctx;
 	(void)provctx;
-	return zc20_ctx_params_list;
+	return chacha20_cipher_ctx_params_list;
 }
 
-static int zc20_get_ctx_params(void *vctx, OSSL_PARAM params[])
+static int chacha20_cipher_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
-	struct chacha20_glue *g = vctx;
+	struct chacha20_cipher_ctx *ctx = vctx;
 	OSSL_PARAM *p;
 
 	p = zinc_param_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
@@ -250,21 +262,21 @@ static int zc20_get_ctx_params(void *vctx, OSSL_PARAM params[])
 		/* 3.6's "updated-iv": default's counter, then the nonce. */
 		uint8_t iv[CHACHA20_IV_SIZE];
 
-		memcpy(iv, g->iv, sizeof(iv));
-		zc20_set_counter(iv, zc20_default_counter(g));
+		memcpy(iv, ctx->iv, sizeof(iv));
+		chacha20_cipher_set_counter(iv, chacha20_cipher_default_counter(ctx));
 		if (!OSSL_PARAM_set_octet_string(p, iv, sizeof(iv)))
 			goto bad;
 	}
 	return 1;
 bad:
-	ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_GET_PARAMETER);
+	ZINC_RAISE(ctx->provctx, ZINC_R_FAILED_TO_GET_PARAMETER);
 	return 0;
 }
 
 /* Both lengths are fixed: setting them to anything else fails, as in default. */
-static int zc20_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+static int chacha20_cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
-	struct chacha20_glue *g = vctx;
+	struct chacha20_cipher_ctx *ctx = vctx;
 	const OSSL_PARAM *p;
 	size_t len;
 
@@ -273,44 +285,66 @@ static int zc20_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN);
 	if (p != NULL) {
 		if (!OSSL_PARAM_get_size_t(p, &len)) {
-			ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
+			ZINC_RAISE(ctx->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
 			return 0;
 		}
 		if (len != CHACHA20_KEY_SIZE) {
-			ZINC_RAISE(g->provctx, ZINC_R_INVALID_KEY_LENGTH);
+			ZINC_RAISE(ctx->provctx, ZINC_R_INVALID_KEY_LENGTH);
 			return 0;
 		}
 	}
 	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_IVLEN);
 	if (p != NULL) {
 		if (!OSSL_PARAM_get_size_t(p, &len)) {
-			ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
+			ZINC_RAISE(ctx->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
 			return 0;
 		}
 		if (len != CHACHA20_IV_SIZE) {
-			ZINC_RAISE(g->provctx, ZINC_R_INVALID_IV_LENGTH);
+			ZINC_RAISE(ctx->provctx, ZINC_R_INVALID_IV_LENGTH);
 			return 0;
 		}
 	}
 	return 1;
 }
 
+/*
+ * The dispatch functions through their slots' types, for the compiler to
+ * check.  After the definitions: cppcheck, which does not read OpenSSL's
+ * headers, skips a function declared earlier through a type it cannot see.
+ */
+static OSSL_FUNC_cipher_newctx_fn chacha20_cipher_newctx;
+static OSSL_FUNC_cipher_freectx_fn chacha20_cipher_freectx;
+static OSSL_FUNC_cipher_dupctx_fn chacha20_cipher_dupctx;
+static OSSL_FUNC_cipher_encrypt_init_fn chacha20_cipher_einit;
+static OSSL_FUNC_cipher_decrypt_init_fn chacha20_cipher_dinit;
+static OSSL_FUNC_cipher_encrypt_skey_init_fn chacha20_cipher_einit_skey;
+static OSSL_FUNC_cipher_decrypt_skey_init_fn chacha20_cipher_dinit_skey;
+static OSSL_FUNC_cipher_update_fn chacha20_cipher_update;
+static OSSL_FUNC_cipher_cipher_fn chacha20_cipher_update;
+static OSSL_FUNC_cipher_final_fn chacha20_cipher_final;
+static OSSL_FUNC_cipher_get_params_fn chacha20_cipher_get_params;
+static OSSL_FUNC_cipher_get_ctx_params_fn chacha20_cipher_get_ctx_params;
+static OSSL_FUNC_cipher_gettable_ctx_params_fn chacha20_cipher_gettable_ctx_params;
+static OSSL_FUNC_cipher_set_ctx_params_fn chacha20_cipher_set_ctx_params;
+static OSSL_FUNC_cipher_settable_ctx_params_fn chacha20_cipher_settable_ctx_params;
+OSSL_FUNC_cipher_gettable_params_fn zinc_cipher_gettable_params;
+
 const OSSL_DISPATCH zinc_chacha20_functions[] = {
-	{ OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))zc20_newctx },
-	{ OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))zc20_freectx },
-	{ OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))zc20_dupctx },
-	{ OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))zc20_einit },
-	{ OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))zc20_dinit },
-	{ OSSL_FUNC_CIPHER_ENCRYPT_SKEY_INIT, (void (*)(void))zc20_einit_skey },
-	{ OSSL_FUNC_CIPHER_DECRYPT_SKEY_INIT, (void (*)(void))zc20_dinit_skey },
-	{ OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))zc20_update },
-	{ OSSL_FUNC_CIPHER_FINAL, (void (*)(void))zc20_final },
-	{ OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))zc20_update },
-	{ OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))zc20_get_params },
+	{ OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))chacha20_cipher_newctx },
+	{ OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))chacha20_cipher_freectx },
+	{ OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))chacha20_cipher_dupctx },
+	{ OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))chacha20_cipher_einit },
+	{ OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))chacha20_cipher_dinit },
+	{ OSSL_FUNC_CIPHER_ENCRYPT_SKEY_INIT, (void (*)(void))chacha20_cipher_einit_skey },
+	{ OSSL_FUNC_CIPHER_DECRYPT_SKEY_INIT, (void (*)(void))chacha20_cipher_dinit_skey },
+	{ OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))chacha20_cipher_update },
+	{ OSSL_FUNC_CIPHER_FINAL, (void (*)(void))chacha20_cipher_final },
+	{ OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))chacha20_cipher_update },
+	{ OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))chacha20_cipher_get_params },
 	{ OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))zinc_cipher_gettable_params },
-	{ OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))zc20_get_ctx_params },
-	{ OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))zc20_gettable_ctx_params },
-	{ OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))zc20_set_ctx_params },
-	{ OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))zc20_settable_ctx_params },
+	{ OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))chacha20_cipher_get_ctx_params },
+	{ OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))chacha20_cipher_gettable_ctx_params },
+	{ OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))chacha20_cipher_set_ctx_params },
+	{ OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))chacha20_cipher_settable_ctx_params },
 	{ 0, NULL }
 };

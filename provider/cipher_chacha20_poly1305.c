@@ -11,7 +11,14 @@
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
+#include "algorithms.h"
+#include "cipher_common.h"
+#include "ossl_compat.h"
+#include "report.h"
+#include "zinc_err.h"
+#include "zinc_params.h"
 #include "zinc_prov.h"
+#include "zinc_skey.h"
 #include "zinc/chacha20poly1305.h"
 
 #define TLS_AAD_LEN 13		/* seq(8) type(1) version(2) length(2) */
@@ -40,7 +47,7 @@ enum aead_state {
 	AEAD_FINISHED		/* after final or a record: needs an init or a tlsaad */
 };
 
-struct aead_glue {
+struct aead_ctx {
 	const struct zinc_provctx *provctx;
 	const struct aead_variant *variant;
 	struct chacha20poly1305_ctx aead;
@@ -60,15 +67,15 @@ struct aead_glue {
 
 static void *aead_newctx(void *provctx, const struct aead_variant *variant)
 {
-	struct aead_glue *g = OPENSSL_zalloc(sizeof(*g));
+	struct aead_ctx *ctx = OPENSSL_zalloc(sizeof(*ctx));
 
-	if (g == NULL) {
+	if (ctx == NULL) {
 		ZINC_RAISE(provctx, ZINC_R_OUT_OF_MEMORY);
 		return NULL;
 	}
-	g->provctx = provctx;
-	g->variant = variant;
-	return g;
+	ctx->provctx = provctx;
+	ctx->variant = variant;
+	return ctx;
 }
 
 static void *chacha20_poly1305_newctx(void *provctx)
@@ -83,16 +90,16 @@ static void *xchacha20_poly1305_newctx(void *provctx)
 
 static void aead_freectx(void *vctx)
 {
-	OPENSSL_clear_free(vctx, sizeof(struct aead_glue));
+	OPENSSL_clear_free(vctx, sizeof(struct aead_ctx));
 }
 
 static void *aead_dupctx(void *vctx)
 {
-	struct aead_glue *g = vctx;
-	struct aead_glue *dup = OPENSSL_memdup(g, sizeof(*g));
+	struct aead_ctx *ctx = vctx;
+	struct aead_ctx *dup = OPENSSL_memdup(ctx, sizeof(*ctx));
 
 	if (dup == NULL)
-		ZINC_RAISE(g->provctx, ZINC_R_OUT_OF_MEMORY);
+		ZINC_RAISE(ctx->provctx, ZINC_R_OUT_OF_MEMORY);
 	return dup;
 }
 
@@ -104,35 +111,35 @@ static int aead_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
  * a computed one is gone.  A call with neither leaves the stream alone, as
  * default does.
  */
-static int aead_init(struct aead_glue *g, const unsigned char *key, size_t keylen,
+static int aead_init(struct aead_ctx *ctx, const unsigned char *key, size_t keylen,
 		     const unsigned char *iv, size_t ivlen, const OSSL_PARAM params[], bool enc)
 {
 	if (key != NULL && keylen != CHACHA20POLY1305_KEY_SIZE) {
-		ZINC_RAISE(g->provctx, ZINC_R_INVALID_KEY_LENGTH);
+		ZINC_RAISE(ctx->provctx, ZINC_R_INVALID_KEY_LENGTH);
 		return 0;
 	}
-	if (iv != NULL && ivlen != g->variant->nonce_len) {
-		ZINC_RAISE(g->provctx, ZINC_R_INVALID_IV_LENGTH);
+	if (iv != NULL && ivlen != ctx->variant->nonce_len) {
+		ZINC_RAISE(ctx->provctx, ZINC_R_INVALID_IV_LENGTH);
 		return 0;
 	}
-	g->enc = enc;
+	ctx->enc = enc;
 	if (key != NULL) {
 		/* The old key's stream is abandoned: its state goes now, not at free. */
-		OPENSSL_cleanse(&g->aead, sizeof(g->aead));
-		memcpy(g->key, key, CHACHA20POLY1305_KEY_SIZE);
-		g->key_set = true;
+		OPENSSL_cleanse(&ctx->aead, sizeof(ctx->aead));
+		memcpy(ctx->key, key, CHACHA20POLY1305_KEY_SIZE);
+		ctx->key_set = true;
 	}
 	if (iv != NULL) {
-		memcpy(g->nonce, iv, g->variant->nonce_len);
-		g->nonce_set = true;
+		memcpy(ctx->nonce, iv, ctx->variant->nonce_len);
+		ctx->nonce_set = true;
 	}
 	if (key != NULL || iv != NULL) {
-		g->state = AEAD_IDLE;
-		g->tag_ready = false;
+		ctx->state = AEAD_IDLE;
+		ctx->tag_ready = false;
 	}
-	if (!aead_set_ctx_params(g, params))
+	if (!aead_set_ctx_params(ctx, params))
 		return 0;
-	zinc_report(enc ? g->variant->encrypt_event : g->variant->decrypt_event);
+	zinc_report(enc ? ctx->variant->encrypt_event : ctx->variant->decrypt_event);
 	return 1;
 }
 
@@ -171,18 +178,18 @@ static int aead_dinit_skey(void *vctx, void *skeydata, const unsigned char *iv, 
  * Default would run with a zero key or nonce; zinc refuses (stricter than
  * default).
  */
-static int aead_start(struct aead_glue *g)
+static int aead_start(struct aead_ctx *ctx)
 {
-	if (!g->key_set) {
-		ZINC_RAISE(g->provctx, ZINC_R_NO_KEY_SET);
+	if (!ctx->key_set) {
+		ZINC_RAISE(ctx->provctx, ZINC_R_NO_KEY_SET);
 		return 0;
 	}
-	if (!g->nonce_set) {
-		ZINC_RAISE(g->provctx, ZINC_R_NO_IV_SET);
+	if (!ctx->nonce_set) {
+		ZINC_RAISE(ctx->provctx, ZINC_R_NO_IV_SET);
 		return 0;
 	}
-	g->variant->init(&g->aead, g->key, g->nonce);
-	g->state = AEAD_STREAM;
+	ctx->variant->init(&ctx->aead, ctx->key, ctx->nonce);
+	ctx->state = AEAD_STREAM;
 	return 1;
 }
 
@@ -192,50 +199,50 @@ static int aead_start(struct aead_glue *g)
  * ciphertext || tag and reports all of it; decryption writes the payload,
  * reports its length, and on a wrong tag wipes it and fails.
  */
-static int aead_tls_record(struct aead_glue *g, unsigned char *out, size_t *outl,
+static int aead_tls_record(struct aead_ctx *ctx, unsigned char *out, size_t *outl,
 			   size_t outsize, const unsigned char *in, size_t inl)
 {
-	size_t plen = g->tls_payload_len;
+	size_t plen = ctx->tls_payload_len;
 	uint8_t tag[CHACHA20POLY1305_TAG_SIZE];
 	bool ok;
 
 	if (out == NULL) {
-		ZINC_RAISE(g->provctx, ZINC_R_INVALID_MODE);
+		ZINC_RAISE(ctx->provctx, ZINC_R_INVALID_MODE);
 		return 0;
 	}
 	/* A wrong length leaves the record pending, as in default. */
 	if (inl != plen + CHACHA20POLY1305_TAG_SIZE) {
-		ZINC_RAISE(g->provctx, ZINC_R_INVALID_INPUT_LENGTH);
+		ZINC_RAISE(ctx->provctx, ZINC_R_INVALID_INPUT_LENGTH);
 		return 0;
 	}
 	if (outsize < inl) {
-		ZINC_RAISE(g->provctx, ZINC_R_OUTPUT_BUFFER_TOO_SMALL);
+		ZINC_RAISE(ctx->provctx, ZINC_R_OUTPUT_BUFFER_TOO_SMALL);
 		return 0;
 	}
-	if (!g->key_set) {
-		ZINC_RAISE(g->provctx, ZINC_R_NO_KEY_SET);
+	if (!ctx->key_set) {
+		ZINC_RAISE(ctx->provctx, ZINC_R_NO_KEY_SET);
 		return 0;
 	}
-	g->variant->init(&g->aead, g->key, g->record_nonce);
+	ctx->variant->init(&ctx->aead, ctx->key, ctx->record_nonce);
 	/* Cannot fail: nothing has been processed and a record is < 64 KB. */
-	chacha20poly1305_ad(&g->aead, g->tls_aad, TLS_AAD_LEN);
+	chacha20poly1305_ad(&ctx->aead, ctx->tls_aad, TLS_AAD_LEN);
 	/* Default goes on with a fresh stream under the same nonce; zinc refuses that. */
-	g->state = AEAD_FINISHED;
-	if (g->enc) {
-		chacha20poly1305_encrypt_update(&g->aead, out, in, plen);
-		chacha20poly1305_final(&g->aead, g->tag);
-		memcpy(out + plen, g->tag, CHACHA20POLY1305_TAG_SIZE);
-		g->tag_ready = true;
+	ctx->state = AEAD_FINISHED;
+	if (ctx->enc) {
+		chacha20poly1305_encrypt_update(&ctx->aead, out, in, plen);
+		chacha20poly1305_final(&ctx->aead, ctx->tag);
+		memcpy(out + plen, ctx->tag, CHACHA20POLY1305_TAG_SIZE);
+		ctx->tag_ready = true;
 		*outl = inl;
 		return 1;
 	}
 	/* Copied first: decrypting in place must not touch it, but be sure. */
 	memcpy(tag, in + plen, CHACHA20POLY1305_TAG_SIZE);
-	chacha20poly1305_decrypt_update(&g->aead, out, in, plen);
-	ok = chacha20poly1305_final_verify(&g->aead, tag, CHACHA20POLY1305_TAG_SIZE);
+	chacha20poly1305_decrypt_update(&ctx->aead, out, in, plen);
+	ok = chacha20poly1305_final_verify(&ctx->aead, tag, CHACHA20POLY1305_TAG_SIZE);
 	if (!ok) {
 		OPENSSL_cleanse(out, plen);
-		ZINC_RAISE(g->provctx, ZINC_R_TAG_MISMATCH);
+		ZINC_RAISE(ctx->provctx, ZINC_R_TAG_MISMATCH);
 		return 0;
 	}
 	*outl = plen;
@@ -250,7 +257,7 @@ static int aead_tls_record(struct aead_glue *g, unsigned char *out, size_t *outl
 static int aead_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize,
 		       const unsigned char *in, size_t inl)
 {
-	struct aead_glue *g = vctx;
+	struct aead_ctx *ctx = vctx;
 	bool ok;
 
 	if (inl == 0) {
@@ -258,40 +265,40 @@ static int aead_update(void *vctx, unsigned char *out, size_t *outl, size_t outs
 		return 1;
 	}
 	if (in == NULL) {
-		ZINC_RAISE(g->provctx, ZINC_R_NULL_ARGUMENT);
+		ZINC_RAISE(ctx->provctx, ZINC_R_NULL_ARGUMENT);
 		return 0;
 	}
-	switch (g->state) {
+	switch (ctx->state) {
 	case AEAD_TLS_RECORD:
-		return aead_tls_record(g, out, outl, outsize, in, inl);
+		return aead_tls_record(ctx, out, outl, outsize, in, inl);
 	case AEAD_FINISHED:
-		ZINC_RAISE(g->provctx, ZINC_R_UPDATE_AFTER_FINAL);
+		ZINC_RAISE(ctx->provctx, ZINC_R_UPDATE_AFTER_FINAL);
 		return 0;
 	case AEAD_IDLE:
-		if (!aead_start(g))
+		if (!aead_start(ctx))
 			return 0;
 		break;
 	case AEAD_STREAM:
 		break;
 	}
 	if (out == NULL) {
-		if (!chacha20poly1305_ad(&g->aead, in, inl)) {
-			ZINC_RAISE(g->provctx, ZINC_R_AAD_AFTER_DATA);
+		if (!chacha20poly1305_ad(&ctx->aead, in, inl)) {
+			ZINC_RAISE(ctx->provctx, ZINC_R_AAD_AFTER_DATA);
 			return 0;
 		}
 		*outl = inl;
 		return 1;
 	}
 	if (outsize < inl) {
-		ZINC_RAISE(g->provctx, ZINC_R_OUTPUT_BUFFER_TOO_SMALL);
+		ZINC_RAISE(ctx->provctx, ZINC_R_OUTPUT_BUFFER_TOO_SMALL);
 		return 0;
 	}
-	if (g->enc)
-		ok = chacha20poly1305_encrypt_update(&g->aead, out, in, inl);
+	if (ctx->enc)
+		ok = chacha20poly1305_encrypt_update(&ctx->aead, out, in, inl);
 	else
-		ok = chacha20poly1305_decrypt_update(&g->aead, out, in, inl);
+		ok = chacha20poly1305_decrypt_update(&ctx->aead, out, in, inl);
 	if (!ok) {
-		ZINC_RAISE(g->provctx, ZINC_R_DATA_LIMIT_EXCEEDED);
+		ZINC_RAISE(ctx->provctx, ZINC_R_DATA_LIMIT_EXCEEDED);
 		return 0;
 	}
 	*outl = inl;
@@ -304,38 +311,38 @@ static int aead_update(void *vctx, unsigned char *out, size_t *outl, size_t outs
  */
 static int aead_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
 {
-	struct aead_glue *g = vctx;
+	struct aead_ctx *ctx = vctx;
 
 	(void)out;
 	(void)outsize;
-	switch (g->state) {
+	switch (ctx->state) {
 	case AEAD_TLS_RECORD:
-		ZINC_RAISE(g->provctx, ZINC_R_INVALID_MODE);
+		ZINC_RAISE(ctx->provctx, ZINC_R_INVALID_MODE);
 		return 0;
 	case AEAD_FINISHED:
-		ZINC_RAISE(g->provctx, ZINC_R_UPDATE_AFTER_FINAL);
+		ZINC_RAISE(ctx->provctx, ZINC_R_UPDATE_AFTER_FINAL);
 		return 0;
 	case AEAD_IDLE:
-		if (!aead_start(g))
+		if (!aead_start(ctx))
 			return 0;
 		break;
 	case AEAD_STREAM:
 		break;
 	}
-	g->state = AEAD_FINISHED;
+	ctx->state = AEAD_FINISHED;
 	*outl = 0;
-	if (g->enc) {
-		chacha20poly1305_final(&g->aead, g->tag);
-		g->tag_ready = true;
+	if (ctx->enc) {
+		chacha20poly1305_final(&ctx->aead, ctx->tag);
+		ctx->tag_ready = true;
 		return 1;
 	}
-	if (!g->tag_set) {
-		OPENSSL_cleanse(&g->aead, sizeof(g->aead));
-		ZINC_RAISE(g->provctx, ZINC_R_TAG_NOT_SET);
+	if (!ctx->tag_set) {
+		OPENSSL_cleanse(&ctx->aead, sizeof(ctx->aead));
+		ZINC_RAISE(ctx->provctx, ZINC_R_TAG_NOT_SET);
 		return 0;
 	}
-	if (!chacha20poly1305_final_verify(&g->aead, g->tag, g->tag_len)) {
-		ZINC_RAISE(g->provctx, ZINC_R_TAG_MISMATCH);
+	if (!chacha20poly1305_final_verify(&ctx->aead, ctx->tag, ctx->tag_len)) {
+		ZINC_RAISE(ctx->provctx, ZINC_R_TAG_MISMATCH);
 		return 0;
 	}
 	return 1;
@@ -390,22 +397,22 @@ static const OSSL_PARAM *aead_settable_ctx_params(void *cctx, void *provctx)
  * The tag exists only after encryption's final or an encrypted record
  * (default hands out zeros or a stale tag otherwise: stricter than default).
  */
-static int aead_get_tag(struct aead_glue *g, OSSL_PARAM *p)
+static int aead_get_tag(struct aead_ctx *ctx, OSSL_PARAM *p)
 {
 	if (p->data_type != OSSL_PARAM_OCTET_STRING) {
-		ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_GET_PARAMETER);
+		ZINC_RAISE(ctx->provctx, ZINC_R_FAILED_TO_GET_PARAMETER);
 		return 0;
 	}
 	if (p->data_size == 0 || p->data_size > CHACHA20POLY1305_TAG_SIZE) {
-		ZINC_RAISE(g->provctx, ZINC_R_INVALID_TAG_LENGTH);
+		ZINC_RAISE(ctx->provctx, ZINC_R_INVALID_TAG_LENGTH);
 		return 0;
 	}
-	if (!g->enc || !g->tag_ready) {
-		ZINC_RAISE(g->provctx, ZINC_R_TAG_NOT_AVAILABLE);
+	if (!ctx->enc || !ctx->tag_ready) {
+		ZINC_RAISE(ctx->provctx, ZINC_R_TAG_NOT_AVAILABLE);
 		return 0;
 	}
-	if (!OSSL_PARAM_set_octet_string(p, g->tag, p->data_size)) {
-		ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_GET_PARAMETER);
+	if (!OSSL_PARAM_set_octet_string(p, ctx->tag, p->data_size)) {
+		ZINC_RAISE(ctx->provctx, ZINC_R_FAILED_TO_GET_PARAMETER);
 		return 0;
 	}
 	return 1;
@@ -416,21 +423,21 @@ static int aead_get_tag(struct aead_glue *g, OSSL_PARAM *p)
  * asks for ivlen at every init and for the tag after every record: one
  * comparison per parameter keeps that cheap.
  */
-static bool aead_size_param(const struct aead_glue *g, const char *key, size_t *v)
+static bool aead_size_param(const struct aead_ctx *ctx, const char *key, size_t *v)
 {
 	switch (key[0]) {
 	case 'k':
 		*v = CHACHA20POLY1305_KEY_SIZE;
 		return zinc_name_eq(key, OSSL_CIPHER_PARAM_KEYLEN);
 	case 'i':
-		*v = g->variant->nonce_len;
+		*v = ctx->variant->nonce_len;
 		return zinc_name_eq(key, OSSL_CIPHER_PARAM_IVLEN);
 	case 't':
 		if (zinc_name_eq(key, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) {
-			*v = g->tag_len;
+			*v = ctx->tag_len;
 			return true;
 		}
-		*v = g->tls_aad_pad;
+		*v = ctx->tls_aad_pad;
 		return zinc_name_eq(key, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD);
 	default:
 		return false;
@@ -439,32 +446,32 @@ static bool aead_size_param(const struct aead_glue *g, const char *key, size_t *
 
 static int aead_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
-	struct aead_glue *g = vctx;
+	struct aead_ctx *ctx = vctx;
 	OSSL_PARAM *p;
 	size_t v;
 
 	for (p = params; p != NULL && p->key != NULL; p++) {
 		if (zinc_name_eq(p->key, OSSL_CIPHER_PARAM_AEAD_TAG)) {
-			if (!aead_get_tag(g, p))
+			if (!aead_get_tag(ctx, p))
 				return 0;
-		} else if (aead_size_param(g, p->key, &v) && !OSSL_PARAM_set_size_t(p, v)) {
-			ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_GET_PARAMETER);
+		} else if (aead_size_param(ctx, p->key, &v) && !OSSL_PARAM_set_size_t(p, v)) {
+			ZINC_RAISE(ctx->provctx, ZINC_R_FAILED_TO_GET_PARAMETER);
 			return 0;
 		}
 	}
 	return 1;
 }
 
-static int aead_set_len(struct aead_glue *g, const OSSL_PARAM *p, size_t want, int reason)
+static int aead_set_len(struct aead_ctx *ctx, const OSSL_PARAM *p, size_t want, int reason)
 {
 	size_t len;
 
 	if (!OSSL_PARAM_get_size_t(p, &len)) {
-		ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
+		ZINC_RAISE(ctx->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
 		return 0;
 	}
 	if (len != want) {
-		ZINC_RAISE(g->provctx, reason);
+		ZINC_RAISE(ctx->provctx, reason);
 		return 0;
 	}
 	return 1;
@@ -475,40 +482,40 @@ static int aead_set_len(struct aead_glue *g, const OSSL_PARAM *p, size_t want, i
  * truncated, as in default).  Without data only the length is set, as in
  * default, for both directions.
  */
-static int aead_set_tag(struct aead_glue *g, const OSSL_PARAM *p)
+static int aead_set_tag(struct aead_ctx *ctx, const OSSL_PARAM *p)
 {
 	if (p->data_type != OSSL_PARAM_OCTET_STRING) {
-		ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
+		ZINC_RAISE(ctx->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
 		return 0;
 	}
 	if (p->data_size == 0 || p->data_size > CHACHA20POLY1305_TAG_SIZE) {
-		ZINC_RAISE(g->provctx, ZINC_R_INVALID_TAG_LENGTH);
+		ZINC_RAISE(ctx->provctx, ZINC_R_INVALID_TAG_LENGTH);
 		return 0;
 	}
 	if (p->data != NULL) {
-		if (g->enc) {
-			ZINC_RAISE(g->provctx, ZINC_R_INVALID_MODE);
+		if (ctx->enc) {
+			ZINC_RAISE(ctx->provctx, ZINC_R_INVALID_MODE);
 			return 0;
 		}
-		memcpy(g->tag, p->data, p->data_size);
-		g->tag_set = true;
+		memcpy(ctx->tag, p->data, p->data_size);
+		ctx->tag_set = true;
 	}
-	g->tag_len = p->data_size;
+	ctx->tag_len = p->data_size;
 	return 1;
 }
 
-static int aead_set_tls_iv_fixed(struct aead_glue *g, const OSSL_PARAM *p)
+static int aead_set_tls_iv_fixed(struct aead_ctx *ctx, const OSSL_PARAM *p)
 {
 	if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL) {
-		ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
+		ZINC_RAISE(ctx->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
 		return 0;
 	}
-	if (p->data_size != g->variant->nonce_len) {
-		ZINC_RAISE(g->provctx, ZINC_R_INVALID_IV_LENGTH);
+	if (p->data_size != ctx->variant->nonce_len) {
+		ZINC_RAISE(ctx->provctx, ZINC_R_INVALID_IV_LENGTH);
 		return 0;
 	}
-	memcpy(g->nonce, p->data, g->variant->nonce_len);
-	g->nonce_set = true;
+	memcpy(ctx->nonce, p->data, ctx->variant->nonce_len);
+	ctx->nonce_set = true;
 	return 1;
 }
 
@@ -516,42 +523,42 @@ static int aead_set_tls_iv_fixed(struct aead_glue *g, const OSSL_PARAM *p)
  * The 13-byte TLS AAD: the record nonce is the fixed IV XOR the sequence
  * number in its last 8 bytes; decryption's length field loses the tag.
  */
-static int aead_set_tls_aad(struct aead_glue *g, const OSSL_PARAM *p)
+static int aead_set_tls_aad(struct aead_ctx *ctx, const OSSL_PARAM *p)
 {
 	const uint8_t *aad = p->data;
 	size_t i, len, base;
 
 	if (p->data_type != OSSL_PARAM_OCTET_STRING || aad == NULL) {
-		ZINC_RAISE(g->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
+		ZINC_RAISE(ctx->provctx, ZINC_R_FAILED_TO_SET_PARAMETER);
 		return 0;
 	}
 	if (p->data_size != TLS_AAD_LEN) {
-		ZINC_RAISE(g->provctx, ZINC_R_INVALID_TLS_AAD);
+		ZINC_RAISE(ctx->provctx, ZINC_R_INVALID_TLS_AAD);
 		return 0;
 	}
 	len = (size_t)aad[TLS_AAD_LEN - 2] << 8 | aad[TLS_AAD_LEN - 1];
-	if (!g->enc) {
+	if (!ctx->enc) {
 		if (len < CHACHA20POLY1305_TAG_SIZE) {
-			ZINC_RAISE(g->provctx, ZINC_R_INVALID_TLS_AAD);
+			ZINC_RAISE(ctx->provctx, ZINC_R_INVALID_TLS_AAD);
 			return 0;
 		}
 		len -= CHACHA20POLY1305_TAG_SIZE;
 	}
-	if (!g->nonce_set) {
-		ZINC_RAISE(g->provctx, ZINC_R_NO_IV_SET);
+	if (!ctx->nonce_set) {
+		ZINC_RAISE(ctx->provctx, ZINC_R_NO_IV_SET);
 		return 0;
 	}
-	memcpy(g->tls_aad, aad, TLS_AAD_LEN);
-	g->tls_aad[TLS_AAD_LEN - 2] = (uint8_t)(len >> 8);
-	g->tls_aad[TLS_AAD_LEN - 1] = (uint8_t)len;
-	g->tls_payload_len = len;
-	base = g->variant->nonce_len - TLS_SEQ_LEN;
-	memcpy(g->record_nonce, g->nonce, g->variant->nonce_len);
+	memcpy(ctx->tls_aad, aad, TLS_AAD_LEN);
+	ctx->tls_aad[TLS_AAD_LEN - 2] = (uint8_t)(len >> 8);
+	ctx->tls_aad[TLS_AAD_LEN - 1] = (uint8_t)len;
+	ctx->tls_payload_len = len;
+	base = ctx->variant->nonce_len - TLS_SEQ_LEN;
+	memcpy(ctx->record_nonce, ctx->nonce, ctx->variant->nonce_len);
 	for (i = 0; i < TLS_SEQ_LEN; i++)
-		g->record_nonce[base + i] ^= aad[i];
-	g->tls_aad_pad = CHACHA20POLY1305_TAG_SIZE;
-	g->tag_ready = false;
-	g->state = AEAD_TLS_RECORD;
+		ctx->record_nonce[base + i] ^= aad[i];
+	ctx->tls_aad_pad = CHACHA20POLY1305_TAG_SIZE;
+	ctx->tag_ready = false;
+	ctx->state = AEAD_TLS_RECORD;
 	return 1;
 }
 
@@ -561,28 +568,52 @@ static int aead_set_tls_aad(struct aead_glue *g, const OSSL_PARAM *p)
  */
 static int aead_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
-	struct aead_glue *g = vctx;
+	struct aead_ctx *ctx = vctx;
 	const OSSL_PARAM *p;
 
 	if (params == NULL)
 		return 1;
 	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN);
-	if (p != NULL && !aead_set_len(g, p, CHACHA20POLY1305_KEY_SIZE, ZINC_R_INVALID_KEY_LENGTH))
+	if (p != NULL && !aead_set_len(ctx, p, CHACHA20POLY1305_KEY_SIZE, ZINC_R_INVALID_KEY_LENGTH))
 		return 0;
 	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_IVLEN);
-	if (p != NULL && !aead_set_len(g, p, g->variant->nonce_len, ZINC_R_INVALID_IV_LENGTH))
+	if (p != NULL && !aead_set_len(ctx, p, ctx->variant->nonce_len, ZINC_R_INVALID_IV_LENGTH))
 		return 0;
 	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG);
-	if (p != NULL && !aead_set_tag(g, p))
+	if (p != NULL && !aead_set_tag(ctx, p))
 		return 0;
 	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED);
-	if (p != NULL && !aead_set_tls_iv_fixed(g, p))
+	if (p != NULL && !aead_set_tls_iv_fixed(ctx, p))
 		return 0;
 	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD);
-	if (p != NULL && !aead_set_tls_aad(g, p))
+	if (p != NULL && !aead_set_tls_aad(ctx, p))
 		return 0;
 	return 1;
 }
+
+/*
+ * The dispatch functions through their slots' types, for the compiler to
+ * check.  After the definitions: cppcheck, which does not read OpenSSL's
+ * headers, skips a function declared earlier through a type it cannot see.
+ */
+static OSSL_FUNC_cipher_newctx_fn chacha20_poly1305_newctx;
+static OSSL_FUNC_cipher_newctx_fn xchacha20_poly1305_newctx;
+static OSSL_FUNC_cipher_freectx_fn aead_freectx;
+static OSSL_FUNC_cipher_dupctx_fn aead_dupctx;
+static OSSL_FUNC_cipher_encrypt_init_fn aead_einit;
+static OSSL_FUNC_cipher_decrypt_init_fn aead_dinit;
+static OSSL_FUNC_cipher_encrypt_skey_init_fn aead_einit_skey;
+static OSSL_FUNC_cipher_decrypt_skey_init_fn aead_dinit_skey;
+static OSSL_FUNC_cipher_update_fn aead_update;
+static OSSL_FUNC_cipher_cipher_fn aead_update;
+static OSSL_FUNC_cipher_final_fn aead_final;
+static OSSL_FUNC_cipher_get_params_fn chacha20_poly1305_get_params;
+static OSSL_FUNC_cipher_get_params_fn xchacha20_poly1305_get_params;
+static OSSL_FUNC_cipher_get_ctx_params_fn aead_get_ctx_params;
+static OSSL_FUNC_cipher_gettable_ctx_params_fn aead_gettable_ctx_params;
+static OSSL_FUNC_cipher_set_ctx_params_fn aead_set_ctx_params;
+static OSSL_FUNC_cipher_settable_ctx_params_fn aead_settable_ctx_params;
+OSSL_FUNC_cipher_gettable_params_fn zinc_cipher_gettable_params;
 
 #define AEAD_COMMON_FUNCTIONS \
 	{ OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))aead_freectx }, \

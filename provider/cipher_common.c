@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The algorithm parameters every zinc cipher reports, as the default provider does. */
-#include "zinc_prov.h"
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+#include "cipher_common.h"
+#include "core_version.h"
+#include "ossl_compat.h"
 
 static const OSSL_PARAM cipher_gettable_params_list[] = {
 	OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),

@@ -6,7 +6,7 @@
  * really goes through zinc.  A file is opened in append mode for each line
  * and the line goes out in one write, so that the lines of concurrent
  * processes interleave whole.  Unset or empty, an algorithm's init pays one
- * relaxed atomic load (zinc_report() in zinc_prov.h).
+ * relaxed atomic load (zinc_report() in report.h).
  */
 #include "config.h"
 #include <fcntl.h>
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "zinc_prov.h"
+#include "report.h"
 #include "zinc/blake2s.h"
 #include "zinc/chacha20.h"
 #include "zinc/curve25519.h"

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* zinc's error reasons, raised through the core so they carry zinc's name. */
 #include <stdarg.h>
+#include <stdint.h>
+#include <openssl/core_dispatch.h>
+#include "zinc_err.h"
 #include "zinc_prov.h"
 
 const OSSL_ITEM zinc_reason_strings[] = {
