@@ -27,7 +27,7 @@ for target in "$@"; do
 	rm -rf "$fresh"
 	mkdir -p "$fresh" "$corpus/$name" "$workdir/work/$name" "$workdir/logs"
 	for mask in "${masks[@]}"; do
-		if ! env ${mask:+ZINC_CPU="$mask"} "$target" -merge=1 -timeout=10 \
+		if ! env ${mask:+ZINC_CPU="$mask"} "$target" -merge=1 -timeout=30 \
 			-max_len="${FUZZ_MAX_LEN:-65536}" -rss_limit_mb=2048 \
 			"$fresh" "$corpus/$name" "$workdir/work/$name" \
 			>"$workdir/logs/merge-$name${mask:+@$mask}.log" 2>&1; then

@@ -51,8 +51,10 @@ for target in "$@"; do
 			[ "$seconds" -ge 1 ] || seconds=1
 		fi
 		start=$(date +%s)
-		# -timeout: one input may take 10 s at most; ASan's leak check stays on.
-		env ${mask:+ZINC_CPU="$mask"} "$target" -max_total_time="$seconds" -timeout=10 \
+		# -timeout: one input may take 30 s at most, wall-clock time: a
+		# process starved on a busy machine stalls for seconds (seen at 15 s).
+		# ASan's leak check stays on.
+		env ${mask:+ZINC_CPU="$mask"} "$target" -max_total_time="$seconds" -timeout=30 \
 			-max_len="${FUZZ_MAX_LEN:-65536}" -rss_limit_mb=2048 -print_final_stats=1 \
 			-artifact_prefix="$workdir/artifacts/$run-" \
 			"$workdir/work/$name" "${inputs[@]}" >"$log" 2>&1
