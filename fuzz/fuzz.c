@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <openssl/core_names.h>
 #include <openssl/err.h>
+#include <openssl/params.h>
 #include <openssl/provider.h>
 #include "fuzz.h"
 
@@ -33,10 +35,28 @@ static OSSL_LIB_CTX *load(const char *provider)
 	return ctx;
 }
 
+/* run.sh reads the CPU features from this line: a ZINC_CPU mask this CPU lacks is skipped. */
+static void print_buildinfo(OSSL_LIB_CTX *ctx)
+{
+	const char *info = NULL;
+	OSSL_PARAM p[2] = { OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, (char **)&info, 0),
+			    OSSL_PARAM_END };
+	OSSL_PROVIDER *prov = OSSL_PROVIDER_load(ctx, "zinc");
+
+	if (prov == NULL || !OSSL_PROVIDER_get_params(prov, p) || info == NULL) {
+		fprintf(stderr, "fuzz: zinc has no buildinfo\n");
+		exit(2);
+	}
+	fprintf(stderr, "zinc buildinfo: %s\n", info);
+	OSSL_PROVIDER_unload(prov);
+}
+
 OSSL_LIB_CTX *fz_zinc_ctx(void)
 {
-	if (zinc_ctx == NULL)
+	if (zinc_ctx == NULL) {
 		zinc_ctx = load("zinc");
+		print_buildinfo(zinc_ctx);
+	}
 	return zinc_ctx;
 }
 
