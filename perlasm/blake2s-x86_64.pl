@@ -3,10 +3,10 @@
 #
 # BLAKE2s compression for x86_64 (provider/crypto/blake2s-x86_64-glue.c).
 #
-#   void blake2s_compress_ssse3(struct blake2s_state *state, const uint8_t *block,
-#                               size_t nblocks, uint32_t inc);
-#   void blake2s_compress_avx512vl(...);   same arguments
-#   void blake2s_compress_bmi2(...);       same arguments
+#   void zinc_blake2s_compress_ssse3(struct blake2s_state *state, const uint8_t *block,
+#                                    size_t nblocks, uint32_t inc);
+#   void zinc_blake2s_compress_avx512vl(...);   same arguments
+#   void zinc_blake2s_compress_bmi2(...);       same arguments
 #
 # Each compresses nblocks (>= 1) consecutive 64-byte blocks: before each it
 # adds inc to the 64-bit counter t (state->t[0] low, t[1] high), it uses the
@@ -187,7 +187,7 @@ sub row_round {
 }
 
 sub row_path {
-	my $name = $isa eq 'sse' ? 'blake2s_compress_ssse3' : 'blake2s_compress_avx512vl';
+	my $name = $isa eq 'sse' ? 'zinc_blake2s_compress_ssse3' : 'zinc_blake2s_compress_avx512vl';
 	my $loop = label('rblock');
 	my $sse = $isa eq 'sse';
 	my ($mov, $movu) = $sse ? ('movdqa', 'movdqu') : ('vmovdqa', 'vmovdqu');
@@ -302,8 +302,8 @@ sub g_half {
 	}
 }
 
-sub blake2s_compress_bmi2 {
-	my $name = 'blake2s_compress_bmi2';
+sub zinc_blake2s_compress_bmi2 {
+	my $name = 'zinc_blake2s_compress_bmi2';
 	my @x = bmi2_words();
 	my $loop = label('gblock');
 	my @col = ([0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]);
@@ -375,6 +375,6 @@ $isa = 'sse';
 row_path();
 $isa = 'avx512';
 row_path();
-blake2s_compress_bmi2();
+zinc_blake2s_compress_bmi2();
 rodata();
 asm_close($file);

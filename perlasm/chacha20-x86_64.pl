@@ -3,18 +3,18 @@
 #
 # ChaCha20 and HChaCha20 for x86_64 (provider/crypto/chacha20-x86_64-glue.c).
 #
-#   void chacha20_ssse3(uint8_t *dst, const uint8_t *src, size_t nblocks,
-#                       const uint32_t state[16]);
-#   void chacha20_avx2(...);     same arguments
-#   void chacha20_avx512(...);   same arguments
-#   void chacha20_x64_1(...);    same arguments, one block at a time
-#   void chacha20_avx512_bytes(uint8_t *dst, const uint8_t *src, size_t len,
-#                              const uint32_t state[16], uint8_t *first,
-#                              uint8_t tail[64]);
-#   void chacha20_xor_partial_avx512(uint8_t *dst, const uint8_t *src,
-#                                    const uint8_t ks[64], size_t len);
-#   void hchacha20_x64(uint8_t out[32], const uint8_t nonce[16],
-#                      const uint8_t key[32]);
+#   void zinc_chacha20_ssse3(uint8_t *dst, const uint8_t *src, size_t nblocks,
+#                            const uint32_t state[16]);
+#   void zinc_chacha20_avx2(...);     same arguments
+#   void zinc_chacha20_avx512(...);   same arguments
+#   void zinc_chacha20_x64_1(...);    same arguments, one block at a time
+#   void zinc_chacha20_avx512_bytes(uint8_t *dst, const uint8_t *src, size_t len,
+#                                   const uint32_t state[16], uint8_t *first,
+#                                   uint8_t tail[64]);
+#   void zinc_chacha20_xor_partial_avx512(uint8_t *dst, const uint8_t *src,
+#                                         const uint8_t ks[64], size_t len);
+#   void zinc_hchacha20_x64(uint8_t out[32], const uint8_t nonce[16],
+#                           const uint8_t key[32]);
 #
 # chacha20_*() XOR nblocks (>= 1) whole 64-byte blocks of keystream into src,
 # writing dst, with the block counter state[12], state[12] + 1, ... (32-bit,
@@ -102,7 +102,7 @@ my $ctr = '%r8d';	# block counter of the next pass
 my $rounds = '%eax';
 
 my $isa;		# 'sse', 'avx2' or 'avx512'
-my $bytes_mode = 0;	# chacha20_avx512_bytes stores (see there)
+my $bytes_mode = 0;	# zinc_chacha20_avx512_bytes stores (see there)
 my @deferred;		# its out-of-line code
 my $first = '%r10';	# its key block pointer
 my $lbl = 0;
@@ -585,8 +585,8 @@ sub vertical_pass_z2 {
 	transpose_store_z(\@b, [@a[0 .. 3]], 16, $done, 15);
 }
 
-sub chacha20_avx512 {
-	my $name = 'chacha20_avx512';
+sub zinc_chacha20_avx512 {
+	my $name = 'zinc_chacha20_avx512';
 	my ($z2loop, $z2out, $z2done, $z, $y8, $h, $h1, $done) =
 		map { label($_) } qw(z2loop z2out z2done z y8 h h1 done);
 	function_begin($name);
@@ -635,7 +635,7 @@ my $gspill = 11;	# word kept on the stack
 my $gframe = 128;	# 0 dst, 8 src, 16 nblocks, 24 state, 32 rounds, 36 counter,
 			# 64..127 the 16 words (only $gspill during the rounds)
 my $gbase = 64;		# the word slots, and
-my $grounds = '32(%rsp)';	# the rounds counter (chacha20_avx512_bytes moves them)
+my $grounds = '32(%rsp)';	# the rounds counter (zinc_chacha20_avx512_bytes moves them)
 sub gword_slot { return ($gbase + 4 * $_[0]) . '(%rsp)'; }
 sub gwords {	# word index -> operand
 	my @w;
@@ -681,8 +681,8 @@ sub gframe_end {	# wipes the words and the caller-saved registers
 	code(pop_callee_saved());
 }
 
-sub chacha20_x64_1 {
-	my $name = 'chacha20_x64_1';
+sub zinc_chacha20_x64_1 {
+	my $name = 'zinc_chacha20_x64_1';
 	my @x = gwords();
 	my $block = label('gblock');
 	function_begin($name);
@@ -721,8 +721,8 @@ sub chacha20_x64_1 {
 	function_end($name);
 }
 
-sub hchacha20_x64 {
-	my $name = 'hchacha20_x64';
+sub zinc_hchacha20_x64 {
+	my $name = 'zinc_hchacha20_x64';
 	my ($out, $nonce, $key) = ('%rdi', '%rsi', '%rdx');
 	my @x = gwords();
 	function_begin($name);
@@ -734,7 +734,7 @@ sub hchacha20_x64 {
 	my %rank = ('%esi' => 1, '%edx' => 2);
 	my @order = sort { ($rank{$x[$a]} // 0) <=> ($rank{$x[$b]} // 0) } 0 .. 15;
 	my ($dxw) = grep { $x[$_] eq '%edx' } 0 .. 15;
-	die "hchacha20_x64: %edx word needs the nonce" if $dxw >= 12;
+	die "zinc_hchacha20_x64: %edx word needs the nonce" if $dxw >= 12;
 	# the spilled word first (through %eax, loaded again below)
 	code("\tmovl\t" . ($gspill < 12 ? (4 * ($gspill - 4)) . "($key)" : (4 * ($gspill - 12)) . "($nonce)") .
 	     ", %eax\n\tmovl\t%eax, $x[$gspill]\n") if $gspill >= 4;
@@ -864,8 +864,8 @@ sub horizontal_pass_z {
 	}
 }
 
-sub chacha20_avx512_bytes {
-	my $name = 'chacha20_avx512_bytes';
+sub zinc_chacha20_avx512_bytes {
+	my $name = 'zinc_chacha20_avx512_bytes';
 	my ($nofirst, $z2loop, $rest, $h8, $h4, $done, $ret) =
 		map { label($_) } qw(nofirst z2loop rest h8 h4 done ret);
 	$partial_label = label('partial');
@@ -906,13 +906,13 @@ sub chacha20_avx512_bytes {
 	function_end($name);
 }
 
-# void chacha20_xor_partial_avx512(uint8_t *dst, const uint8_t *src,
-#                                  const uint8_t ks[64], size_t len);
+# void zinc_chacha20_xor_partial_avx512(uint8_t *dst, const uint8_t *src,
+#                                       const uint8_t ks[64], size_t len);
 # dst = src ^ ks for len < 64 bytes, through a byte mask (AVX-512BW): for a
 # lone partial block whose keystream the scalar code made (faster than a
 # vector pass here), without a byte loop and without touching past len.
-sub chacha20_xor_partial_avx512 {
-	my $name = 'chacha20_xor_partial_avx512';
+sub zinc_chacha20_xor_partial_avx512 {
+	my $name = 'zinc_chacha20_xor_partial_avx512';
 	my ($d, $s, $ks, $len) = ('%rdi', '%rsi', '%rdx', '%rcx');
 	function_begin($name);
 	code(<<___);
@@ -931,15 +931,15 @@ ___
 }
 
 $isa = 'avx512';
-chacha20_avx512();
-chacha20_avx512_bytes();
-chacha20_xor_partial_avx512();
+zinc_chacha20_avx512();
+zinc_chacha20_avx512_bytes();
+zinc_chacha20_xor_partial_avx512();
 $isa = 'avx2';
-chacha20_16regs('chacha20_avx2', 'y', 4);
+chacha20_16regs('zinc_chacha20_avx2', 'y', 4);
 $isa = 'sse';
-chacha20_16regs('chacha20_ssse3', 'x', 1);
-chacha20_x64_1();
-hchacha20_x64();
+chacha20_16regs('zinc_chacha20_ssse3', 'x', 1);
+zinc_chacha20_x64_1();
+zinc_hchacha20_x64();
 rodata();
 
 asm_close($file);
