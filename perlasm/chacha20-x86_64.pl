@@ -298,14 +298,14 @@ ___
 # The frame for stack slots: rbp keeps the caller's rsp.
 sub frame_begin {
 	my ($size, $align) = @_;
-	code("\tpushq\t%rbp\n\tmovq\t%rsp, %rbp\n\tsubq\t\$$size, %rsp\n\tandq\t\$-$align, %rsp\n");
+	code(realigned_frame_begin($size, $align));
 }
 sub frame_end {	# wipes the slots, which held key material
 	my ($size, $zreg) = @_;
 	my $w = $isa eq 'sse' ? 16 : $isa eq 'avx512' ? 64 : 32;
 	vxor($zreg, $zreg);
 	vmov($zreg, "$_(%rsp)") for map { $_ * $w } 0 .. int($size / $w) - 1;
-	code("\tmovq\t%rbp, %rsp\n\tpopq\t%rbp\n");
+	code(realigned_frame_end());
 }
 
 # One horizontal pass of up to 2 * @groups blocks (ymm) or @groups (xmm),
@@ -597,9 +597,10 @@ sub zinc_chacha20_avx512 {
 	vertical_pass_z2($z2done);
 	code("\taddl\t\$32, $ctr\n\taddq\t\$2048, $src\n\taddq\t\$2048, $dst\n");
 	code("\tsubq\t\$32, $nblk\n\tcmpq\t\$16, $nblk\n\tja\t$z2loop\n");
+	code(cfi_remember_state());
 	frame_end(256, '%zmm0');
 	code("\ttestq\t$nblk, $nblk\n\tjnz\t$z\n\tjmp\t$done\n");
-	code("$z2done:\n");
+	code(cfi_restore_state() . "$z2done:\n");
 	frame_end(256, '%zmm0');
 	code("\tjmp\t$done\n");
 	code("$z:\n\tcmpq\t\$8, $nblk\n\tjbe\t$y8\n");
@@ -671,14 +672,12 @@ sub gdouble_rounds {
 }
 
 sub gframe_begin {
-	code(push_callee_saved());
-	code("\tsubq\t\$$gframe, %rsp\n");
+	code(push_callee_saved() . stack_alloc($gframe));
 }
 sub gframe_end {	# wipes the words and the caller-saved registers
 	code("\tmovq\t\$0, " . (64 + 8 * $_) . "(%rsp)\n") for 0 .. 7;
 	code("\txorl\t$_, $_\n") for qw(%eax %ecx %edx %esi %edi %r8d %r9d %r10d %r11d);
-	code("\taddq\t\$$gframe, %rsp\n");
-	code(pop_callee_saved());
+	code(stack_free($gframe) . pop_callee_saved());
 }
 
 sub zinc_chacha20_x64_1 {
@@ -773,11 +772,12 @@ my $partial_label;
 # key_block_loop saves, 384..447 its words, 448 its rounds counter.
 my $bframe = 512;
 my @bsaved = qw(rbx rcx rdx rsi rdi rbp r8 r9 r10 r12 r13 r14 r15);
-sub bsaved_slot {
+sub bsaved_offset {
 	my ($r) = @_;
 	my ($i) = grep { $bsaved[$_] eq $r } 0 .. $#bsaved;
-	return (256 + 8 * $i) . '(%rsp)';
+	return 256 + 8 * $i;
 }
+sub bsaved_slot { return bsaved_offset($_[0]) . '(%rsp)'; }
 
 # Lines of $b spread evenly between the lines of $a.
 sub merge_lines {
@@ -799,6 +799,10 @@ sub key_block_loop {
 	my ($body) = @_;
 	my @x = gwords();
 	code("\tmovq\t%$_, " . bsaved_slot($_) . "\n") for @bsaved;
+	# rbp, the frame register, and the callee-saved registers are words
+	# now: the unwinder finds them in their slots
+	code(cfi_remember_state() . cfi_cfa_from_slot(bsaved_offset('rbp')));
+	code(cfi_saved_in_slot($_, bsaved_offset($_))) for qw(rbx r12 r13 r14 r15);
 	code("\tmovl\t" . (4 * $gspill) . "($state), %eax\n\tmovl\t%eax, $x[$gspill]\n");
 	my ($cw) = grep { $x[$_] eq '%ecx' } 0 .. 15;	# %rcx is $state
 	for my $i ((grep { $_ != $gspill && $_ != $cw } 0 .. 15), $cw) {
@@ -823,6 +827,7 @@ sub key_block_loop {
 		code("\taddl\t" . (4 * $i) . "($ps), $r\n\tmovl\t$r, " . (4 * $i) . "($pf)\n");
 	}
 	code("\tmovq\t" . bsaved_slot($_) . ", %$_\n") for @bsaved;
+	code(cfi_restore_state());
 	code("\txorl\t%eax, %eax\n\txorl\t%r11d, %r11d\n\txorl\t${first}d, ${first}d\n");
 }
 
@@ -891,12 +896,13 @@ sub zinc_chacha20_avx512_bytes {
 	horizontal_pass_z(2, $done);
 	code("\tjmp\t$done\n$h4:\n");
 	horizontal_pass_z(1, $done);
-	code("$done:\n");
+	code("$done:\n" . cfi_remember_state());
 	frame_end($bframe, '%zmm0');
 	code(zmm_hi_wipe());
 	code("\tvzeroupper\n$ret:\n\tret\n");
-	# the partial last block: keystream in zmm31, its offset in %rax
-	code("$partial_label:\n\tvmovdqu64\t%zmm31, ($tail)\n");
+	# out of line, inside the frame: the partial last block (keystream in
+	# zmm31, its offset in %rax), then @deferred
+	code(cfi_restore_state() . "$partial_label:\n\tvmovdqu64\t%zmm31, ($tail)\n");
 	code("\tmovq\t$nblk, %rcx\n\tsubq\t%rax, %rcx\n\tmovl\t\$1, %r11d\n\tshlq\t%cl, %r11\n");
 	code("\tdecq\t%r11\n\tkmovq\t%r11, %k1\n\tvmovdqu8\t($src,%rax), %zmm30{%k1}{z}\n");
 	code("\tvpxord\t%zmm31, %zmm30, %zmm30\n\tvmovdqu8\t%zmm30, ($dst,%rax){%k1}\n\tjmp\t$done\n");
