@@ -190,7 +190,7 @@ sub scalar_loop {
 
 # Frame setup shared by both scalar functions.
 sub scalar_prologue {
-	return "\tpush\t{r0-r2, r4-r11, lr}\n\tsub\tsp, sp, #$FRAME\n";
+	return save_regs('r0-r2', 'r4-r11', 'lr') . stack_alloc($FRAME);
 }
 
 # Zeroes frame bytes [$from, $to) (8-byte aligned) with r0, r1, returns.
@@ -437,10 +437,8 @@ sub neon_group {
 }
 
 function_begin('zinc_chacha20_armv7_neon');
+code(save_regs('r4-r10', 'lr') . save_regs('d8-d15') . stack_alloc($NFRAME));
 code(<<___);
-	push	{r4-r10, lr}
-	vpush	{d8-d15}
-	sub	sp, sp, #$NFRAME
 	mov	r4, sp
 ___
 for my $i (0 .. 15) {
