@@ -3,10 +3,10 @@
 #
 # BLAKE2s compression for x86_64 (provider/crypto/blake2s-x86_64-glue.c).
 #
-#   void blake2s_compress_ssse3(struct blake2s_state *state, const uint8_t *block,
-#                               size_t nblocks, uint32_t inc);
-#   void blake2s_compress_avx512vl(...);   same arguments
-#   void blake2s_compress_bmi2(...);       same arguments
+#   void zinc_blake2s_compress_ssse3(struct blake2s_state *state, const uint8_t *block,
+#                                    size_t nblocks, uint32_t inc);
+#   void zinc_blake2s_compress_avx512vl(...);   same arguments
+#   void zinc_blake2s_compress_bmi2(...);       same arguments
 #
 # Each compresses nblocks (>= 1) consecutive 64-byte blocks: before each it
 # adds inc to the 64-bit counter t (state->t[0] low, t[1] high), it uses the
@@ -187,14 +187,14 @@ sub row_round {
 }
 
 sub row_path {
-	my $name = $isa eq 'sse' ? 'blake2s_compress_ssse3' : 'blake2s_compress_avx512vl';
+	my $name = $isa eq 'sse' ? 'zinc_blake2s_compress_ssse3' : 'zinc_blake2s_compress_avx512vl';
 	my $loop = label('rblock');
 	my $sse = $isa eq 'sse';
 	my ($mov, $movu) = $sse ? ('movdqa', 'movdqu') : ('vmovdqa', 'vmovdqu');
 	function_begin($name);
 	if ($sse) {
 		# the schedule: 10 rounds x 64 bytes on a 16-aligned stack
-		code("\tpushq\t%rbp\n\tmovq\t%rsp, %rbp\n\tsubq\t\$640, %rsp\n\tandq\t\$-16, %rsp\n");
+		code(realigned_frame_begin(640, 16));
 		code("\tmovdqa\trot16_const(%rip), $rot16\n\tmovdqa\trot8_const(%rip), $rot8\n");
 	}
 	code("\t$movu\t0($state), $h0\n\t$movu\t16($state), $h1\n\t$movu\t32($state), $tf\n");
@@ -244,7 +244,7 @@ sub row_path {
 	if ($sse) {
 		code("\tpxor\t%xmm$_, %xmm$_\n") for 0 .. 8;
 		code("\tmovdqa\t%xmm0, " . (16 * $_) . "(%rsp)\n") for 0 .. 39;
-		code("\tmovq\t%rbp, %rsp\n\tpopq\t%rbp\n");
+		code(realigned_frame_end());
 		code("\txorl\t%eax, %eax\n\txorl\t%r8d, %r8d\n\txorl\t%r9d, %r9d\n\txorl\t%r10d, %r10d\n");
 	} else {
 		code("\tvpxord\t%xmm$_, %xmm$_, %xmm$_\n") for 16 .. 18;
@@ -302,16 +302,15 @@ sub g_half {
 	}
 }
 
-sub blake2s_compress_bmi2 {
-	my $name = 'blake2s_compress_bmi2';
+sub zinc_blake2s_compress_bmi2 {
+	my $name = 'zinc_blake2s_compress_bmi2';
 	my @x = bmi2_words();
 	my $loop = label('gblock');
 	my @col = ([0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]);
 	my @diag = ([0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]);
 	my ($t, $th) = map { g64($x[$_]) } 12, 13;
 	function_begin($name);
-	code(push_callee_saved());
-	code("\tsubq\t\$$gframe, %rsp\n");
+	code(push_callee_saved() . stack_alloc($gframe));
 	code("\tmovl\t%ecx, %ecx\n");	# inc is 32 bits: the upper half is not ours
 	code("\tshlq\t\$6, $nblk\n\taddq\t$block, $nblk\n");
 	code("\tmovq\t$state, 0(%rsp)\n\tmovq\t$nblk, 8(%rsp)\n\tmovq\t$inc, 16(%rsp)\n");
@@ -351,8 +350,7 @@ sub blake2s_compress_bmi2 {
 	code("\txorl\t%eax, %eax\n");
 	code("\tmovq\t%rax, " . (40 + 8 * $_) . "(%rsp)\n") for 0 .. 4;
 	code("\txorl\t$_, $_\n") for qw(%ecx %edx %esi %edi %r8d %r9d %r10d %r11d);
-	code("\taddq\t\$$gframe, %rsp\n");
-	code(pop_callee_saved());
+	code(stack_free($gframe) . pop_callee_saved());
 	code("\tret\n");
 	function_end($name);
 }
@@ -375,6 +373,6 @@ $isa = 'sse';
 row_path();
 $isa = 'avx512';
 row_path();
-blake2s_compress_bmi2();
+zinc_blake2s_compress_bmi2();
 rodata();
 asm_close($file);

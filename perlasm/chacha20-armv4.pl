@@ -4,12 +4,12 @@
 # ChaCha20 and HChaCha20 for ARMv7-A (provider/crypto/chacha20-armv4-glue.c).
 # One source for ARM and Thumb-2 (unified syntax; the C compiler's mode picks).
 #
-#   void chacha20_armv7_1(uint8_t *dst, const uint8_t *src, size_t nblocks,
-#                         const uint32_t state[16]);
-#   void chacha20_armv7_neon(uint8_t *dst, const uint8_t *src, size_t nblocks,
-#                            const uint32_t state[16]);
-#   void hchacha20_armv7(uint8_t out[32], const uint8_t nonce[16],
-#                        const uint8_t key[32]);
+#   void zinc_chacha20_armv7_1(uint8_t *dst, const uint8_t *src, size_t nblocks,
+#                              const uint32_t state[16]);
+#   void zinc_chacha20_armv7_neon(uint8_t *dst, const uint8_t *src, size_t nblocks,
+#                                 const uint32_t state[16]);
+#   void zinc_hchacha20_armv7(uint8_t out[32], const uint8_t nonce[16],
+#                             const uint8_t key[32]);
 #
 # chacha20_armv7_*() XOR nblocks whole 64-byte blocks of keystream into src,
 # writing dst (dst == src allowed, both may be unaligned), with the block
@@ -190,7 +190,7 @@ sub scalar_loop {
 
 # Frame setup shared by both scalar functions.
 sub scalar_prologue {
-	return "\tpush\t{r0-r2, r4-r11, lr}\n\tsub\tsp, sp, #$FRAME\n";
+	return save_regs('r0-r2', 'r4-r11', 'lr') . stack_alloc($FRAME);
 }
 
 # Zeroes frame bytes [$from, $to) (8-byte aligned) with r0, r1, returns.
@@ -204,7 +204,7 @@ sub scalar_epilogue {
 	return $t;
 }
 
-function_begin('chacha20_armv7_1');
+function_begin('zinc_chacha20_armv7_1');
 code(scalar_prologue());
 code(<<___);
 	ldm	r3!, {r4-r11}		@ state copy in the frame
@@ -297,9 +297,9 @@ code(<<___);
 ___
 code("\tbne\t" . local_label('block_1') . "\n");
 code(scalar_epilogue(0, $FRAME));
-function_end('chacha20_armv7_1');
+function_end('zinc_chacha20_armv7_1');
 
-function_begin('hchacha20_armv7');
+function_begin('zinc_hchacha20_armv7');
 code(scalar_prologue());
 code(<<___);
 	mov	r3, #5
@@ -338,7 +338,7 @@ for my $i (0 .. 3) {
 	code("\tstr\t$d[$i], [r8, #" . (16 + 4 * $i) . "]\n");
 }
 code(scalar_epilogue($SLOT8, $ROUNDS));
-function_end('hchacha20_armv7');
+function_end('zinc_hchacha20_armv7');
 
 # ---- NEON -------------------------------------------------------------------
 
@@ -436,11 +436,9 @@ sub neon_group {
 	return $s;
 }
 
-function_begin('chacha20_armv7_neon');
+function_begin('zinc_chacha20_armv7_neon');
+code(save_regs('r4-r10', 'lr') . save_regs('d8-d15') . stack_alloc($NFRAME));
 code(<<___);
-	push	{r4-r10, lr}
-	vpush	{d8-d15}
-	sub	sp, sp, #$NFRAME
 	mov	r4, sp
 ___
 for my $i (0 .. 15) {
@@ -502,6 +500,6 @@ code(<<___);
 	vpop	{d8-d15}
 	pop	{r4-r10, pc}
 ___
-function_end('chacha20_armv7_neon');
+function_end('zinc_chacha20_armv7_neon');
 
 asm_close($file);

@@ -3,13 +3,13 @@
 #
 # ChaCha20 and HChaCha20 for AArch64 (provider/crypto/chacha20-armv8-glue.c).
 #
-#   void chacha20_a64_1(uint8_t *dst, const uint8_t *src, size_t nblocks,
-#                       const uint32_t state[16]);
-#   void chacha20_neon(uint8_t *dst, const uint8_t *src, size_t nblocks,
-#                      const uint32_t state[16], uint8_t *first,
-#                      uint8_t *last);
-#   void hchacha20_a64(uint8_t out[32], const uint8_t nonce[16],
-#                      const uint8_t key[32]);
+#   void zinc_chacha20_a64_1(uint8_t *dst, const uint8_t *src, size_t nblocks,
+#                            const uint32_t state[16]);
+#   void zinc_chacha20_neon(uint8_t *dst, const uint8_t *src, size_t nblocks,
+#                           const uint32_t state[16], uint8_t *first,
+#                           uint8_t *last);
+#   void zinc_hchacha20_a64(uint8_t out[32], const uint8_t nonce[16],
+#                           const uint8_t key[32]);
 #
 # chacha20_*() XOR nblocks (>= 1) whole 64-byte blocks of keystream into src,
 # writing dst (dst == src allowed, both may be unaligned), with the block
@@ -303,7 +303,7 @@ ___
 {
 	my $loop = local_label('chacha20_a64_1_loop');
 	my @saved = qw(x19 x20 x21 x24 x25 x26);
-	function_begin('chacha20_a64_1');
+	function_begin('zinc_chacha20_a64_1');
 	code(save_regs(@saved));
 	code(<<___);
 	ldr	$sctr, [$state, #48]
@@ -318,7 +318,7 @@ ___
 	b.ne	$loop
 ___
 	code(restore_regs(@saved) . "\tret\n");
-	function_end('chacha20_a64_1');
+	function_end('zinc_chacha20_a64_1');
 }
 
 # --- chacha20_neon ------------------------------------------------------
@@ -328,7 +328,7 @@ ___
 	my $tail = local_label('chacha20_neon_tail');
 	my $done = local_label('chacha20_neon_done');
 	my @saved = ((map { "d$_" } 8 .. 15), (map { "x$_" } 19 .. 28));
-	function_begin('chacha20_neon');
+	function_begin('zinc_chacha20_neon');
 	code(save_regs(@saved));
 	code(<<___);
 	mov	$first, x4
@@ -365,7 +365,7 @@ ___
 	round_loop('chacha20_neon_rounds4', 1, 0);
 	neon_store(1, $done);
 	code("$done:\n" . restore_regs(@saved) . "\tret\n");
-	function_end('chacha20_neon');
+	function_end('zinc_chacha20_neon');
 
 	# tbl index of a left rotation by 8 of each 32-bit lane; lane
 	# numbers; the zero block that raw blocks are XORed with.
@@ -383,7 +383,7 @@ ___
 	my ($out, $nonce, $key) = ('x0', 'x1', 'x2');
 	my $sigma = local_label('hchacha20_sigma');
 	my @saved = qw(x19 x20 x21 x24 x26);
-	function_begin('hchacha20_a64');
+	function_begin('zinc_hchacha20_a64');
 	code(save_regs(@saved));
 	code(<<___);
 	adr	x24, $sigma
@@ -404,7 +404,7 @@ ___
 	stp	$w[14], $w[15], [$out, #24]
 ___
 	code(restore_regs(@saved) . "\tret\n");
-	function_end('hchacha20_a64');
+	function_end('zinc_hchacha20_a64');
 	code(<<___);
 .p2align	4
 $sigma:

@@ -3,18 +3,18 @@
 #
 # ChaCha20 and HChaCha20 for x86_64 (provider/crypto/chacha20-x86_64-glue.c).
 #
-#   void chacha20_ssse3(uint8_t *dst, const uint8_t *src, size_t nblocks,
-#                       const uint32_t state[16]);
-#   void chacha20_avx2(...);     same arguments
-#   void chacha20_avx512(...);   same arguments
-#   void chacha20_x64_1(...);    same arguments, one block at a time
-#   void chacha20_avx512_bytes(uint8_t *dst, const uint8_t *src, size_t len,
-#                              const uint32_t state[16], uint8_t *first,
-#                              uint8_t tail[64]);
-#   void chacha20_xor_partial_avx512(uint8_t *dst, const uint8_t *src,
-#                                    const uint8_t ks[64], size_t len);
-#   void hchacha20_x64(uint8_t out[32], const uint8_t nonce[16],
-#                      const uint8_t key[32]);
+#   void zinc_chacha20_ssse3(uint8_t *dst, const uint8_t *src, size_t nblocks,
+#                            const uint32_t state[16]);
+#   void zinc_chacha20_avx2(...);     same arguments
+#   void zinc_chacha20_avx512(...);   same arguments
+#   void zinc_chacha20_x64_1(...);    same arguments, one block at a time
+#   void zinc_chacha20_avx512_bytes(uint8_t *dst, const uint8_t *src, size_t len,
+#                                   const uint32_t state[16], uint8_t *first,
+#                                   uint8_t tail[64]);
+#   void zinc_chacha20_xor_partial_avx512(uint8_t *dst, const uint8_t *src,
+#                                         const uint8_t ks[64], size_t len);
+#   void zinc_hchacha20_x64(uint8_t out[32], const uint8_t nonce[16],
+#                           const uint8_t key[32]);
 #
 # chacha20_*() XOR nblocks (>= 1) whole 64-byte blocks of keystream into src,
 # writing dst, with the block counter state[12], state[12] + 1, ... (32-bit,
@@ -102,7 +102,7 @@ my $ctr = '%r8d';	# block counter of the next pass
 my $rounds = '%eax';
 
 my $isa;		# 'sse', 'avx2' or 'avx512'
-my $bytes_mode = 0;	# chacha20_avx512_bytes stores (see there)
+my $bytes_mode = 0;	# zinc_chacha20_avx512_bytes stores (see there)
 my @deferred;		# its out-of-line code
 my $first = '%r10';	# its key block pointer
 my $lbl = 0;
@@ -298,14 +298,14 @@ ___
 # The frame for stack slots: rbp keeps the caller's rsp.
 sub frame_begin {
 	my ($size, $align) = @_;
-	code("\tpushq\t%rbp\n\tmovq\t%rsp, %rbp\n\tsubq\t\$$size, %rsp\n\tandq\t\$-$align, %rsp\n");
+	code(realigned_frame_begin($size, $align));
 }
 sub frame_end {	# wipes the slots, which held key material
 	my ($size, $zreg) = @_;
 	my $w = $isa eq 'sse' ? 16 : $isa eq 'avx512' ? 64 : 32;
 	vxor($zreg, $zreg);
 	vmov($zreg, "$_(%rsp)") for map { $_ * $w } 0 .. int($size / $w) - 1;
-	code("\tmovq\t%rbp, %rsp\n\tpopq\t%rbp\n");
+	code(realigned_frame_end());
 }
 
 # One horizontal pass of up to 2 * @groups blocks (ymm) or @groups (xmm),
@@ -585,8 +585,8 @@ sub vertical_pass_z2 {
 	transpose_store_z(\@b, [@a[0 .. 3]], 16, $done, 15);
 }
 
-sub chacha20_avx512 {
-	my $name = 'chacha20_avx512';
+sub zinc_chacha20_avx512 {
+	my $name = 'zinc_chacha20_avx512';
 	my ($z2loop, $z2out, $z2done, $z, $y8, $h, $h1, $done) =
 		map { label($_) } qw(z2loop z2out z2done z y8 h h1 done);
 	function_begin($name);
@@ -597,9 +597,10 @@ sub chacha20_avx512 {
 	vertical_pass_z2($z2done);
 	code("\taddl\t\$32, $ctr\n\taddq\t\$2048, $src\n\taddq\t\$2048, $dst\n");
 	code("\tsubq\t\$32, $nblk\n\tcmpq\t\$16, $nblk\n\tja\t$z2loop\n");
+	code(cfi_remember_state());
 	frame_end(256, '%zmm0');
 	code("\ttestq\t$nblk, $nblk\n\tjnz\t$z\n\tjmp\t$done\n");
-	code("$z2done:\n");
+	code(cfi_restore_state() . "$z2done:\n");
 	frame_end(256, '%zmm0');
 	code("\tjmp\t$done\n");
 	code("$z:\n\tcmpq\t\$8, $nblk\n\tjbe\t$y8\n");
@@ -635,7 +636,7 @@ my $gspill = 11;	# word kept on the stack
 my $gframe = 128;	# 0 dst, 8 src, 16 nblocks, 24 state, 32 rounds, 36 counter,
 			# 64..127 the 16 words (only $gspill during the rounds)
 my $gbase = 64;		# the word slots, and
-my $grounds = '32(%rsp)';	# the rounds counter (chacha20_avx512_bytes moves them)
+my $grounds = '32(%rsp)';	# the rounds counter (zinc_chacha20_avx512_bytes moves them)
 sub gword_slot { return ($gbase + 4 * $_[0]) . '(%rsp)'; }
 sub gwords {	# word index -> operand
 	my @w;
@@ -671,18 +672,16 @@ sub gdouble_rounds {
 }
 
 sub gframe_begin {
-	code(push_callee_saved());
-	code("\tsubq\t\$$gframe, %rsp\n");
+	code(push_callee_saved() . stack_alloc($gframe));
 }
 sub gframe_end {	# wipes the words and the caller-saved registers
 	code("\tmovq\t\$0, " . (64 + 8 * $_) . "(%rsp)\n") for 0 .. 7;
 	code("\txorl\t$_, $_\n") for qw(%eax %ecx %edx %esi %edi %r8d %r9d %r10d %r11d);
-	code("\taddq\t\$$gframe, %rsp\n");
-	code(pop_callee_saved());
+	code(stack_free($gframe) . pop_callee_saved());
 }
 
-sub chacha20_x64_1 {
-	my $name = 'chacha20_x64_1';
+sub zinc_chacha20_x64_1 {
+	my $name = 'zinc_chacha20_x64_1';
 	my @x = gwords();
 	my $block = label('gblock');
 	function_begin($name);
@@ -721,8 +720,8 @@ sub chacha20_x64_1 {
 	function_end($name);
 }
 
-sub hchacha20_x64 {
-	my $name = 'hchacha20_x64';
+sub zinc_hchacha20_x64 {
+	my $name = 'zinc_hchacha20_x64';
 	my ($out, $nonce, $key) = ('%rdi', '%rsi', '%rdx');
 	my @x = gwords();
 	function_begin($name);
@@ -734,7 +733,7 @@ sub hchacha20_x64 {
 	my %rank = ('%esi' => 1, '%edx' => 2);
 	my @order = sort { ($rank{$x[$a]} // 0) <=> ($rank{$x[$b]} // 0) } 0 .. 15;
 	my ($dxw) = grep { $x[$_] eq '%edx' } 0 .. 15;
-	die "hchacha20_x64: %edx word needs the nonce" if $dxw >= 12;
+	die "zinc_hchacha20_x64: %edx word needs the nonce" if $dxw >= 12;
 	# the spilled word first (through %eax, loaded again below)
 	code("\tmovl\t" . ($gspill < 12 ? (4 * ($gspill - 4)) . "($key)" : (4 * ($gspill - 12)) . "($nonce)") .
 	     ", %eax\n\tmovl\t%eax, $x[$gspill]\n") if $gspill >= 4;
@@ -773,11 +772,12 @@ my $partial_label;
 # key_block_loop saves, 384..447 its words, 448 its rounds counter.
 my $bframe = 512;
 my @bsaved = qw(rbx rcx rdx rsi rdi rbp r8 r9 r10 r12 r13 r14 r15);
-sub bsaved_slot {
+sub bsaved_offset {
 	my ($r) = @_;
 	my ($i) = grep { $bsaved[$_] eq $r } 0 .. $#bsaved;
-	return (256 + 8 * $i) . '(%rsp)';
+	return 256 + 8 * $i;
 }
+sub bsaved_slot { return bsaved_offset($_[0]) . '(%rsp)'; }
 
 # Lines of $b spread evenly between the lines of $a.
 sub merge_lines {
@@ -799,6 +799,10 @@ sub key_block_loop {
 	my ($body) = @_;
 	my @x = gwords();
 	code("\tmovq\t%$_, " . bsaved_slot($_) . "\n") for @bsaved;
+	# rbp, the frame register, and the callee-saved registers are words
+	# now: the unwinder finds them in their slots
+	code(cfi_remember_state() . cfi_cfa_from_slot(bsaved_offset('rbp')));
+	code(cfi_saved_in_slot($_, bsaved_offset($_))) for qw(rbx r12 r13 r14 r15);
 	code("\tmovl\t" . (4 * $gspill) . "($state), %eax\n\tmovl\t%eax, $x[$gspill]\n");
 	my ($cw) = grep { $x[$_] eq '%ecx' } 0 .. 15;	# %rcx is $state
 	for my $i ((grep { $_ != $gspill && $_ != $cw } 0 .. 15), $cw) {
@@ -823,6 +827,7 @@ sub key_block_loop {
 		code("\taddl\t" . (4 * $i) . "($ps), $r\n\tmovl\t$r, " . (4 * $i) . "($pf)\n");
 	}
 	code("\tmovq\t" . bsaved_slot($_) . ", %$_\n") for @bsaved;
+	code(cfi_restore_state());
 	code("\txorl\t%eax, %eax\n\txorl\t%r11d, %r11d\n\txorl\t${first}d, ${first}d\n");
 }
 
@@ -864,8 +869,8 @@ sub horizontal_pass_z {
 	}
 }
 
-sub chacha20_avx512_bytes {
-	my $name = 'chacha20_avx512_bytes';
+sub zinc_chacha20_avx512_bytes {
+	my $name = 'zinc_chacha20_avx512_bytes';
 	my ($nofirst, $z2loop, $rest, $h8, $h4, $done, $ret) =
 		map { label($_) } qw(nofirst z2loop rest h8 h4 done ret);
 	$partial_label = label('partial');
@@ -891,12 +896,13 @@ sub chacha20_avx512_bytes {
 	horizontal_pass_z(2, $done);
 	code("\tjmp\t$done\n$h4:\n");
 	horizontal_pass_z(1, $done);
-	code("$done:\n");
+	code("$done:\n" . cfi_remember_state());
 	frame_end($bframe, '%zmm0');
 	code(zmm_hi_wipe());
 	code("\tvzeroupper\n$ret:\n\tret\n");
-	# the partial last block: keystream in zmm31, its offset in %rax
-	code("$partial_label:\n\tvmovdqu64\t%zmm31, ($tail)\n");
+	# out of line, inside the frame: the partial last block (keystream in
+	# zmm31, its offset in %rax), then @deferred
+	code(cfi_restore_state() . "$partial_label:\n\tvmovdqu64\t%zmm31, ($tail)\n");
 	code("\tmovq\t$nblk, %rcx\n\tsubq\t%rax, %rcx\n\tmovl\t\$1, %r11d\n\tshlq\t%cl, %r11\n");
 	code("\tdecq\t%r11\n\tkmovq\t%r11, %k1\n\tvmovdqu8\t($src,%rax), %zmm30{%k1}{z}\n");
 	code("\tvpxord\t%zmm31, %zmm30, %zmm30\n\tvmovdqu8\t%zmm30, ($dst,%rax){%k1}\n\tjmp\t$done\n");
@@ -906,13 +912,13 @@ sub chacha20_avx512_bytes {
 	function_end($name);
 }
 
-# void chacha20_xor_partial_avx512(uint8_t *dst, const uint8_t *src,
-#                                  const uint8_t ks[64], size_t len);
+# void zinc_chacha20_xor_partial_avx512(uint8_t *dst, const uint8_t *src,
+#                                       const uint8_t ks[64], size_t len);
 # dst = src ^ ks for len < 64 bytes, through a byte mask (AVX-512BW): for a
 # lone partial block whose keystream the scalar code made (faster than a
 # vector pass here), without a byte loop and without touching past len.
-sub chacha20_xor_partial_avx512 {
-	my $name = 'chacha20_xor_partial_avx512';
+sub zinc_chacha20_xor_partial_avx512 {
+	my $name = 'zinc_chacha20_xor_partial_avx512';
 	my ($d, $s, $ks, $len) = ('%rdi', '%rsi', '%rdx', '%rcx');
 	function_begin($name);
 	code(<<___);
@@ -931,15 +937,15 @@ ___
 }
 
 $isa = 'avx512';
-chacha20_avx512();
-chacha20_avx512_bytes();
-chacha20_xor_partial_avx512();
+zinc_chacha20_avx512();
+zinc_chacha20_avx512_bytes();
+zinc_chacha20_xor_partial_avx512();
 $isa = 'avx2';
-chacha20_16regs('chacha20_avx2', 'y', 4);
+chacha20_16regs('zinc_chacha20_avx2', 'y', 4);
 $isa = 'sse';
-chacha20_16regs('chacha20_ssse3', 'x', 1);
-chacha20_x64_1();
-hchacha20_x64();
+chacha20_16regs('zinc_chacha20_ssse3', 'x', 1);
+zinc_chacha20_x64_1();
+zinc_hchacha20_x64();
 rodata();
 
 asm_close($file);

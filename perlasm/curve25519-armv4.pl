@@ -347,10 +347,8 @@ code("\t.long\t121665, 121665\n");				# A24
 my $loop = local_label('x25519_neon_step');
 my $wipe = local_label('x25519_neon_wipe');
 
-emit("push	{r3-r11, lr}",
-     "vpush	{d8-d15}",
-     "sub	sp, sp, #$FRAME",
-     "adr	r10, $table");
+$out .= save_regs('r3-r11', 'lr') . save_regs('d8-d15') . stack_alloc($FRAME);
+emit("adr	r10, $table");
 # XZ2 = (1 | 0), XZ3 = (x1 | 1), X1ONE = (1 | x1).
 emit("mov	r4, #0",
      "mov	r5, #1");

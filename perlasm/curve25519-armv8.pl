@@ -340,8 +340,7 @@ function_begin("zinc_x25519_ladder_armv8");
 code(save_regs(@ladder_saved));
 code(<<___);
 	mov	x29, sp
-	sub	sp, sp, #$frame
-	add	$base, sp, #512
+@{[stack_alloc($frame)]}	add	$base, sp, #512
 	mov	$k38, #38
 
 	// The clamped scalar.
@@ -466,10 +465,7 @@ $wipe:
 	b.ne	$wipe
 ___
 code(join('', map { "\tmov\tx$_, #0\n" } 1 .. 17));
-code(<<___);
-	add	sp, sp, #$frame
-___
-code(restore_regs(@ladder_saved) . "\tret\n");
+code(stack_free($frame) . restore_regs(@ladder_saved) . "\tret\n");
 function_end("zinc_x25519_ladder_armv8");
 
 asm_close($file);

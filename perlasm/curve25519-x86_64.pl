@@ -574,9 +574,7 @@ ___
 
 sub prologue {
 	my ($size) = @_;
-	code(<<___);
-@{[push_callee_saved()]}	subq	\$$size, %rsp
-___
+	code(push_callee_saved() . stack_alloc($size));
 }
 
 # Wipes the frame (scalar, intermediate values) and returns.
@@ -587,8 +585,7 @@ sub epilogue {
 	movq	%rsp, %rdi
 	movl	\$@{[$size / 8]}, %ecx
 	rep stosq
-	addq	\$$size, %rsp
-@{[pop_callee_saved()]}	ret
+@{[stack_free($size) . pop_callee_saved()]}	ret
 ___
 }
 

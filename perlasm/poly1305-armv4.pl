@@ -68,8 +68,8 @@ my $file = asm_open(@ARGV);
 # --- init --------------------------------------------------------------------
 
 function_begin('zinc_poly1305_init_armv4');
+code(save_regs('r4', 'lr'));
 code(<<'___');
-	push	{r4, lr}
 	ldr	r2, [r1]
 	ldr	r3, [r1, #4]
 	ldr	r12, [r1, #8]
@@ -132,9 +132,8 @@ my %fr = (R0 => 0, R1 => 4, R2 => 8, R3 => 12, S1 => 16, S2 => 20, S3 => 24,
 my $frame = 44;	# with the 9 registers pushed, sp stays 8-byte aligned
 
 function_begin('zinc_poly1305_blocks_armv4');
+code(save_regs('r4-r11', 'lr') . stack_alloc($frame));
 code(<<___);
-	push	{r4-r11, lr}
-	sub	sp, sp, #$frame
 	add	r2, r1, r2		@ end of input
 	str	r1, [sp, #$fr{in}]
 	str	r2, [sp, #$fr{end}]
@@ -231,8 +230,8 @@ function_end('zinc_poly1305_blocks_armv4');
 # mask made from bit 130 of g, then add s mod 2^128.
 
 function_begin('zinc_poly1305_emit_armv4');
+code(save_regs('r4-r10', 'lr'));
 code(<<'___');
-	push	{r4-r10, lr}
 	ldm	r0, {r3-r7}		@ h0..h4
 	bic	r8, r7, #3
 	add	r8, r8, r7, lsr #2
@@ -427,8 +426,8 @@ my $loop = local_label('neon_loop');
 my $last = local_label('neon_last');
 
 function_begin('zinc_poly1305_blocks_neon');
+code(save_regs('d8-d15'));
 code(<<___);
-	vpush	{d8-d15}
 	add	r12, r0, #64
 	add	r3, r0, #128
 	vld1.32	{$H[0], $H[1]}, [r12]!

@@ -816,11 +816,7 @@ function_begin('zinc_poly1305_blocks_avx2');
 code(<<___);
 	shrq	\$7, $len
 	jz	9f
-	pushq	%rbp
-	movq	%rsp, %rbp
-	andq	\$-32, %rsp
-	subq	\$$frame, %rsp
-	movl	\$0x3ffffff, %eax
+@{[realigned_frame_begin($frame, 32)]}	movl	\$0x3ffffff, %eax
 	vmovq	%rax, %xmm15
 	vpbroadcastq	%xmm15, $T
 	vmovdqa	$T, $M26
@@ -860,11 +856,7 @@ mul26(\@HB, \@frame_r, \@frame_s);
 for my $i (0..4) { lane_sum($HB[$i], $g[$i], 15); }
 code("\tvpxor\t%ymm0, %ymm0, %ymm0\t\t# wipe the frame\n");
 for my $j (0..$frame / 32 - 1) { code("\tvmovdqa\t%ymm0, " . 32 * $j . "(%rsp)\n"); }
-code(<<___);
-	vzeroupper
-	movq	%rbp, %rsp
-	popq	%rbp
-___
+code("\tvzeroupper\n" . realigned_frame_end());
 h_from_radix26(29);
 code("9:\n\tret\n");
 function_end('zinc_poly1305_blocks_avx2');
@@ -891,11 +883,7 @@ sub frame_store {
 function_begin('zinc_poly1305_powers_avx2');
 r_to_radix26();
 code(<<___);
-	pushq	%rbp
-	movq	%rsp, %rbp
-	andq	\$-32, %rsp
-	subq	\$$frame, %rsp
-	movl	\$0x3ffffff, %ecx
+@{[realigned_frame_begin($frame, 32)]}	movl	\$0x3ffffff, %ecx
 	vmovq	%rcx, %xmm15
 	vpbroadcastq	%xmm15, $T
 	vmovdqa	$T, $M26
@@ -941,9 +929,7 @@ for my $j (0..$frame / 32 - 1) { code("\tvmovdqa\t%ymm0, " . 32 * $j . "(%rsp)\n
 code(<<___);
 	movq	\$1, 48($st)
 	vzeroupper
-	movq	%rbp, %rsp
-	popq	%rbp
-	ret
+@{[realigned_frame_end()]}	ret
 ___
 function_end('zinc_poly1305_powers_avx2');
 }

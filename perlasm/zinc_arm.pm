@@ -13,6 +13,10 @@
 #            .private_extern, L-prefixed local labels.
 # Constants live in .text next to their code and are reached with adr, so
 # that no flavour needs a relocation against another section.
+# Every function carries unwind information, so that debuggers, profilers
+# and unwinders can walk through it: DWARF CFI (.cfi_*) on AArch64, the ARM
+# EHABI tables (.fnstart, .save, .vsave, .pad, .fnend) on ARMv7.  The
+# helpers below that save registers or move sp describe what they do.
 #
 # Usage:  perl -Iperlasm perlasm/NAME.pl FLAVOUR OUTPUT
 package zinc_arm;
@@ -22,7 +26,7 @@ use warnings;
 use Exporter 'import';
 
 our @EXPORT = qw(asm_open asm_close code function_begin function_end local_label symbol
-		 save_regs restore_regs);
+		 save_regs restore_regs stack_alloc stack_free);
 
 my $flavour;
 my $out;
@@ -69,22 +73,50 @@ sub local_label { my ($name) = @_; return ($flavour eq 'apple64' ? 'L' : '.L') .
 # AArch64: save_regs pushes the registers named (x or d, 8 bytes each, in
 # pairs) in a frame of their size rounded up to 16 bytes, the first pair
 # at the bottom; restore_regs with the same list reloads them and pops it.
+# ARMv7: save_regs pushes a register list ('r4-r11', 'lr'), or a list of
+# d registers with vpush; restore_regs pops it (an epilogue that pops into
+# pc does so itself: EHABI describes the prologue only).
 sub save_regs { return regs_frame(1, @_); }
 sub restore_regs { return regs_frame(0, @_); }
 
 sub regs_frame {
 	my ($save, @regs) = @_;
+	if ($flavour eq 'linux32') {
+		my $list = '{' . join(', ', @regs) . '}';
+		my $vfp = $regs[0] =~ /^d/;
+		return $save ? ($vfp ? "\t.vsave\t$list\n\tvpush\t$list\n" : "\t.save\t$list\n\tpush\t$list\n")
+			     : ($vfp ? "\tvpop\t$list\n" : "\tpop\t$list\n");
+	}
 	my $size = 8 * (@regs + (@regs & 1));
 	my ($pair, $one) = $save ? ('stp', 'str') : ('ldp', 'ldr');
 	my @lines;
 	for (my $i = 0; $i < @regs; $i += 2) {
 		my $addr = $i ? '[sp, #' . 8 * $i . ']' : $save ? "[sp, #-$size]!" : "[sp], #$size";
 		my $ops = $i < $#regs ? "$pair\t$regs[$i], $regs[$i + 1]" : "$one\t$regs[$i]";
-		push @lines, "\t$ops, $addr\n";
+		my @pair = grep { defined } @regs[$i, $i + 1];
+		my $cfi = $save ? join('', map { "\t.cfi_rel_offset\t$pair[$_], " . 8 * ($i + $_) . "\n" } 0 .. $#pair)
+				: join('', map { "\t.cfi_restore\t$_\n" } @pair);
+		# the writeback moves the CFA's distance from sp: before the
+		# saves are described, after the last reload
+		$cfi = $save ? "\t.cfi_adjust_cfa_offset\t$size\n$cfi" : "$cfi\t.cfi_adjust_cfa_offset\t-$size\n"
+			if $i == 0;
+		push @lines, "\t$ops, $addr\n$cfi";
 	}
 	# The pop (the first pair, with the writeback) comes last.
 	push @lines, shift @lines unless $save;
 	return join('', @lines);
+}
+
+# $n bytes of stack slots below the saved registers.
+sub stack_alloc {
+	my ($n) = @_;
+	return "\t.pad\t#$n\n\tsub\tsp, sp, #$n\n" if $flavour eq 'linux32';
+	return "\tsub\tsp, sp, #$n\n\t.cfi_adjust_cfa_offset\t$n\n";
+}
+sub stack_free {
+	my ($n) = @_;
+	return "\tadd\tsp, sp, #$n\n" if $flavour eq 'linux32';
+	return "\tadd\tsp, sp, #$n\n\t.cfi_adjust_cfa_offset\t-$n\n";
 }
 
 # A global function, hidden from other modules: zinc.so exports only
@@ -103,17 +135,20 @@ sub function_begin {
 .thumb_func
 #endif
 $sym:
+	.fnstart
 ___
 	} elsif ($flavour eq 'linux64') {
-		code(".hidden\t$sym\n.type\t$sym,%function\n.p2align\t5\n$sym:\n\thint\t#34\t// bti c\n");
+		code(".hidden\t$sym\n.type\t$sym,%function\n.p2align\t5\n$sym:\n" .
+		     "\t.cfi_startproc\n\thint\t#34\t// bti c\n");
 	} else {
-		code(".private_extern\t$sym\n.p2align\t5\n$sym:\n\thint\t#34\t// bti c\n");
+		code(".private_extern\t$sym\n.p2align\t5\n$sym:\n\t.cfi_startproc\n\thint\t#34\t// bti c\n");
 	}
 }
 
 sub function_end {
 	my ($name) = @_;
 	my $sym = symbol($name);
+	code($flavour eq 'linux32' ? "\t.fnend\n" : "\t.cfi_endproc\n");
 	code(".size\t$sym,.-$sym\n") unless $flavour eq 'apple64';
 }
 

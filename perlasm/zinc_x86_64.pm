@@ -7,6 +7,9 @@
 #   elf     Linux and the BSDs: .type/.size, .hidden, endbr64 (CET),
 #           .note.GNU-stack and the IBT/SHSTK property note.
 #   macosx  Mach-O: leading underscore on symbols, .private_extern.
+# Every function carries DWARF call frame information (.cfi_*), so that
+# debuggers, profilers and unwinders can walk through it: the helpers below
+# that move the stack pointer or save registers describe what they do.
 #
 # Usage:  perl -Iperlasm perlasm/NAME.pl FLAVOUR OUTPUT
 package zinc_x86_64;
@@ -16,7 +19,9 @@ use warnings;
 use Exporter 'import';
 
 our @EXPORT = qw(asm_open asm_close code function_begin function_end zmm_hi_wipe
-		 push_callee_saved pop_callee_saved);
+		 push_callee_saved pop_callee_saved stack_alloc stack_free
+		 realigned_frame_begin realigned_frame_end cfi_remember_state cfi_restore_state
+		 cfi_cfa_from_slot cfi_saved_in_slot);
 
 my $flavour;
 my $out;
@@ -50,22 +55,82 @@ sub function_begin {
 	my $sym = symbol($name);
 	code(".globl\t$sym\n");
 	if ($flavour eq 'elf') {
-		code(".hidden\t$sym\n.type\t$sym,\@function\n.p2align\t5\n$sym:\n\tendbr64\n");
+		code(".hidden\t$sym\n.type\t$sym,\@function\n.p2align\t5\n$sym:\n" .
+		     "\t.cfi_startproc\n\tendbr64\n");
 	} else {
-		code(".private_extern\t$sym\n.p2align\t5\n$sym:\n");
+		code(".private_extern\t$sym\n.p2align\t5\n$sym:\n\t.cfi_startproc\n");
 	}
 }
 
 sub function_end {
 	my ($name) = @_;
 	my $sym = symbol($name);
+	code("\t.cfi_endproc\n");
 	code(".size\t$sym,.-$sym\n") if $flavour eq 'elf';
 }
 
 # The System V callee-saved registers (but rsp), for functions that use them all.
 my @callee_saved = qw(rbx rbp r12 r13 r14 r15);
-sub push_callee_saved { return join('', map { "\tpushq\t%$_\n" } @callee_saved); }
-sub pop_callee_saved { return join('', map { "\tpopq\t%$_\n" } reverse @callee_saved); }
+sub push_callee_saved {
+	return join('', map { "\tpushq\t%$_\n\t.cfi_adjust_cfa_offset\t8\n\t.cfi_rel_offset\t%$_, 0\n" }
+		    @callee_saved);
+}
+sub pop_callee_saved {
+	return join('', map { "\tpopq\t%$_\n\t.cfi_adjust_cfa_offset\t-8\n\t.cfi_restore\t%$_\n" }
+		    reverse @callee_saved);
+}
+
+# Stack slots below the saved registers, the CFA still found from rsp.
+sub stack_alloc { return "\tsubq\t\$$_[0], %rsp\n\t.cfi_adjust_cfa_offset\t$_[0]\n"; }
+sub stack_free { return "\taddq\t\$$_[0], %rsp\n\t.cfi_adjust_cfa_offset\t-$_[0]\n"; }
+
+# $size bytes of slots aligned to $align: rbp keeps the caller's rsp, and
+# the CFA is found from rbp, as rsp's distance to it is known only at run
+# time.  The code in between must leave rbp alone (or describe it).
+sub realigned_frame_begin {
+	my ($size, $align) = @_;
+	return "\tpushq\t%rbp\n\t.cfi_adjust_cfa_offset\t8\n\t.cfi_rel_offset\t%rbp, 0\n" .
+	       "\tmovq\t%rsp, %rbp\n\t.cfi_def_cfa_register\t%rbp\n" .
+	       "\tsubq\t\$$size, %rsp\n\tandq\t\$-$align, %rsp\n";
+}
+sub realigned_frame_end {
+	return "\tmovq\t%rbp, %rsp\n\t.cfi_def_cfa_register\t%rsp\n" .
+	       "\tpopq\t%rbp\n\t.cfi_adjust_cfa_offset\t-8\n\t.cfi_restore\t%rbp\n";
+}
+
+# Around an epilogue that code inside the frame follows (a jump target
+# after the ret, or a second way out): the frame's description, kept and
+# taken up again.
+sub cfi_remember_state { return "\t.cfi_remember_state\n"; }
+sub cfi_restore_state { return "\t.cfi_restore_state\n"; }
+
+# For code that, in a realigned frame, takes rbp and callee-saved registers
+# for itself after storing them in slots at fixed offsets from rsp: the
+# CFA as the rbp in slot $off plus 16 (its push and the return address),
+# and register $reg as saved in the slot $off.  DWARF expressions, as
+# .cfi_offset knows only offsets from the CFA.
+my %dwarf_reg = (rax => 0, rdx => 1, rcx => 2, rbx => 3, rsi => 4, rdi => 5, rbp => 6, rsp => 7,
+		 map { ("r$_" => $_) } 8 .. 15);
+sub sleb128 {	# of an offset >= 0
+	my ($v) = @_;
+	die "negative slot offset $v\n" if $v < 0;
+	my @b = ($v & 0x7f);
+	while (($v >>= 7) || ($b[-1] & 0x40)) { $b[-1] |= 0x80; push @b, $v & 0x7f; }
+	return @b;
+}
+sub cfi_escape { return "\t.cfi_escape\t" . join(', ', map { sprintf('0x%02x', $_) } @_) . "\n"; }
+sub cfi_cfa_from_slot {
+	my ($off) = @_;
+	# DW_CFA_def_cfa_expression: DW_OP_breg7 (rsp) $off; DW_OP_deref; DW_OP_plus_uconst 16
+	my @expr = (0x77, sleb128($off), 0x06, 0x23, 16);
+	return cfi_escape(0x0f, scalar @expr, @expr);
+}
+sub cfi_saved_in_slot {
+	my ($reg, $off) = @_;
+	# DW_CFA_expression $reg: the address DW_OP_breg7 (rsp) $off
+	my @expr = (0x77, sleb128($off));
+	return cfi_escape(0x10, $dwarf_reg{$reg}, scalar @expr, @expr);
+}
 
 # vzeroupper leaves zmm16-31: AVX-512 code that held keys, keystream or
 # key-derived values there clears them first (an EVEX write to the xmm form

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* BLAKE2s compression on x86_64: picks a generated/blake2s-x86_64.S path. */
 
-void blake2s_compress_ssse3(struct blake2s_state *state, const uint8_t *block, size_t nblocks,
-			    uint32_t inc);
-void blake2s_compress_avx512vl(struct blake2s_state *state, const uint8_t *block,
-			       size_t nblocks, uint32_t inc);
-void blake2s_compress_bmi2(struct blake2s_state *state, const uint8_t *block, size_t nblocks,
-			   uint32_t inc);
+void zinc_blake2s_compress_ssse3(struct blake2s_state *state, const uint8_t *block,
+				 size_t nblocks, uint32_t inc);
+void zinc_blake2s_compress_avx512vl(struct blake2s_state *state, const uint8_t *block,
+				    size_t nblocks, uint32_t inc);
+void zinc_blake2s_compress_bmi2(struct blake2s_state *state, const uint8_t *block,
+				size_t nblocks, uint32_t inc);
 
 static void (*blake2s_x86_64)(struct blake2s_state *state, const uint8_t *block,
 			      size_t nblocks, uint32_t inc);
@@ -27,13 +27,13 @@ static void blake2s_arch_choose(unsigned int f)
 	blake2s_x86_64 = NULL;
 	blake2s_x86_64_name = NULL;
 	if (f & ZINC_CPU_X86_BMI2) {
-		blake2s_x86_64 = blake2s_compress_bmi2;
+		blake2s_x86_64 = zinc_blake2s_compress_bmi2;
 		blake2s_x86_64_name = "x86_64 scalar (BMI2 RORX)";
 	} else if ((f & avx512vl) == avx512vl) {
-		blake2s_x86_64 = blake2s_compress_avx512vl;
+		blake2s_x86_64 = zinc_blake2s_compress_avx512vl;
 		blake2s_x86_64_name = "x86_64 AVX-512VL";
 	} else if (f & ZINC_CPU_X86_SSSE3) {
-		blake2s_x86_64 = blake2s_compress_ssse3;
+		blake2s_x86_64 = zinc_blake2s_compress_ssse3;
 		blake2s_x86_64_name = "x86_64 SSSE3";
 	}
 }

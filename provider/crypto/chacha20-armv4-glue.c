@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* ChaCha20 and HChaCha20 on ARMv7: picks a generated/chacha20-armv4.S path. */
 
-void chacha20_armv7_1(uint8_t *dst, const uint8_t *src, size_t nblocks, const uint32_t state[16]);
-void chacha20_armv7_neon(uint8_t *dst, const uint8_t *src, size_t nblocks,
-			 const uint32_t state[16]);
-void hchacha20_armv7(uint8_t out[HCHACHA20_KEY_SIZE], const uint8_t nonce[HCHACHA20_NONCE_SIZE],
-		     const uint8_t key[HCHACHA20_KEY_SIZE]);
+void zinc_chacha20_armv7_1(uint8_t *dst, const uint8_t *src, size_t nblocks,
+			   const uint32_t state[16]);
+void zinc_chacha20_armv7_neon(uint8_t *dst, const uint8_t *src, size_t nblocks,
+			      const uint32_t state[16]);
+void zinc_hchacha20_armv7(uint8_t out[HCHACHA20_KEY_SIZE],
+			  const uint8_t nonce[HCHACHA20_NONCE_SIZE],
+			  const uint8_t key[HCHACHA20_KEY_SIZE]);
 
 static bool chacha20_armv7_scalar;
 static bool chacha20_armv7_vector;
@@ -35,14 +37,14 @@ static bool chacha20_arch(uint32_t state[16], uint8_t *dst, const uint8_t *src, 
 	if (!chacha20_armv7_scalar)
 		return false;
 	if (vec > 0) {
-		chacha20_armv7_neon(dst, src, vec, state);
+		zinc_chacha20_armv7_neon(dst, src, vec, state);
 		state[12] += (uint32_t)vec;
 		dst += vec * CHACHA20_BLOCK_SIZE;
 		src += vec * CHACHA20_BLOCK_SIZE;
 		nblocks -= vec;
 	}
 	if (nblocks > 0) {
-		chacha20_armv7_1(dst, src, nblocks, state);
+		zinc_chacha20_armv7_1(dst, src, nblocks, state);
 		state[12] += (uint32_t)nblocks;
 	}
 	return true;
@@ -54,7 +56,7 @@ static bool hchacha20_arch(uint8_t out[HCHACHA20_KEY_SIZE],
 {
 	if (!chacha20_armv7_scalar)
 		return false;
-	hchacha20_armv7(out, nonce, key);
+	zinc_hchacha20_armv7(out, nonce, key);
 	return true;
 }
 

@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* ChaCha20 and HChaCha20 on AArch64: picks a generated/chacha20-armv8.S path. */
 
-void chacha20_a64_1(uint8_t *dst, const uint8_t *src, size_t nblocks, const uint32_t state[16]);
-void chacha20_neon(uint8_t *dst, const uint8_t *src, size_t nblocks, const uint32_t state[16],
-		   uint8_t *first, uint8_t *last);
-void hchacha20_a64(uint8_t out[HCHACHA20_KEY_SIZE], const uint8_t nonce[HCHACHA20_NONCE_SIZE],
-		   const uint8_t key[HCHACHA20_KEY_SIZE]);
+void zinc_chacha20_a64_1(uint8_t *dst, const uint8_t *src, size_t nblocks,
+			 const uint32_t state[16]);
+void zinc_chacha20_neon(uint8_t *dst, const uint8_t *src, size_t nblocks,
+			const uint32_t state[16], uint8_t *first, uint8_t *last);
+void zinc_hchacha20_a64(uint8_t out[HCHACHA20_KEY_SIZE], const uint8_t nonce[HCHACHA20_NONCE_SIZE],
+			const uint8_t key[HCHACHA20_KEY_SIZE]);
 
 static bool chacha20_armv8_scalar;
 static bool chacha20_armv8_neon;
 
 /*
- * chacha20_neon makes 5 blocks per pass (4 in NEON lanes, 1 in the
+ * zinc_chacha20_neon makes 5 blocks per pass (4 in NEON lanes, 1 in the
  * general-purpose registers), then 1..4 left over in one 4-lane NEON pass.
  * From the design estimates in perlasm/chacha20-armv8.pl (no hardware to
  * measure on): a lone block is about twice as fast scalar as a NEON pass
@@ -43,13 +44,13 @@ static bool chacha20_arch(uint32_t state[16], uint8_t *dst, const uint8_t *src, 
 			scalar = 0;
 	}
 	if (nblocks > scalar) {
-		chacha20_neon(dst, src, nblocks - scalar, state, NULL, NULL);
+		zinc_chacha20_neon(dst, src, nblocks - scalar, state, NULL, NULL);
 		state[12] += (uint32_t)(nblocks - scalar);
 		dst += (nblocks - scalar) * CHACHA20_BLOCK_SIZE;
 		src += (nblocks - scalar) * CHACHA20_BLOCK_SIZE;
 	}
 	if (scalar > 0) {
-		chacha20_a64_1(dst, src, scalar, state);
+		zinc_chacha20_a64_1(dst, src, scalar, state);
 		state[12] += (uint32_t)scalar;
 	}
 	return true;
@@ -80,21 +81,21 @@ static bool chacha20_bytes_arch(uint32_t state[16], uint8_t *first, uint8_t *dst
 		scalar = 0;
 	vec = nblocks - scalar;
 	tail_in_vec = part != 0 && scalar == 0;
-	chacha20_neon(dst, src, vec, state, first, tail_in_vec ? tail : NULL);
+	zinc_chacha20_neon(dst, src, vec, state, first, tail_in_vec ? tail : NULL);
 	state[12] += (uint32_t)vec;
 	vec -= (first != NULL) + tail_in_vec;	/* the whole data blocks among them */
 	dst += vec * CHACHA20_BLOCK_SIZE;
 	src += vec * CHACHA20_BLOCK_SIZE;
 	full -= vec;
 	if (full > 0) {
-		chacha20_a64_1(dst, src, full, state);
+		zinc_chacha20_a64_1(dst, src, full, state);
 		state[12] += (uint32_t)full;
 		dst += full * CHACHA20_BLOCK_SIZE;
 		src += full * CHACHA20_BLOCK_SIZE;
 	}
 	if (part != 0 && !tail_in_vec) {
 		memset(tail, 0, CHACHA20_BLOCK_SIZE);
-		chacha20_a64_1(tail, tail, 1, state);
+		zinc_chacha20_a64_1(tail, tail, 1, state);
 		state[12]++;
 	}
 	for (i = 0; i < part; i++)
@@ -108,7 +109,7 @@ static bool hchacha20_arch(uint8_t out[HCHACHA20_KEY_SIZE],
 {
 	if (!chacha20_armv8_scalar)
 		return false;
-	hchacha20_a64(out, nonce, key);
+	zinc_hchacha20_a64(out, nonce, key);
 	return true;
 }
 

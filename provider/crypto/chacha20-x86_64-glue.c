@@ -1,16 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* ChaCha20 and HChaCha20 on x86_64: picks a generated/chacha20-x86_64.S path. */
 
-void chacha20_ssse3(uint8_t *dst, const uint8_t *src, size_t nblocks, const uint32_t state[16]);
-void chacha20_avx2(uint8_t *dst, const uint8_t *src, size_t nblocks, const uint32_t state[16]);
-void chacha20_avx512(uint8_t *dst, const uint8_t *src, size_t nblocks, const uint32_t state[16]);
-void chacha20_x64_1(uint8_t *dst, const uint8_t *src, size_t nblocks, const uint32_t state[16]);
-void chacha20_avx512_bytes(uint8_t *dst, const uint8_t *src, size_t len, const uint32_t state[16],
-			   uint8_t *first, uint8_t tail[CHACHA20_BLOCK_SIZE]);
-void chacha20_xor_partial_avx512(uint8_t *dst, const uint8_t *src,
-				 const uint8_t ks[CHACHA20_BLOCK_SIZE], size_t len);
-void hchacha20_x64(uint8_t out[HCHACHA20_KEY_SIZE], const uint8_t nonce[HCHACHA20_NONCE_SIZE],
-		   const uint8_t key[HCHACHA20_KEY_SIZE]);
+void zinc_chacha20_ssse3(uint8_t *dst, const uint8_t *src, size_t nblocks,
+			 const uint32_t state[16]);
+void zinc_chacha20_avx2(uint8_t *dst, const uint8_t *src, size_t nblocks,
+			const uint32_t state[16]);
+void zinc_chacha20_avx512(uint8_t *dst, const uint8_t *src, size_t nblocks,
+			  const uint32_t state[16]);
+void zinc_chacha20_x64_1(uint8_t *dst, const uint8_t *src, size_t nblocks,
+			 const uint32_t state[16]);
+void zinc_chacha20_avx512_bytes(uint8_t *dst, const uint8_t *src, size_t len,
+				const uint32_t state[16], uint8_t *first,
+				uint8_t tail[CHACHA20_BLOCK_SIZE]);
+void zinc_chacha20_xor_partial_avx512(uint8_t *dst, const uint8_t *src,
+				      const uint8_t ks[CHACHA20_BLOCK_SIZE], size_t len);
+void zinc_hchacha20_x64(uint8_t out[HCHACHA20_KEY_SIZE], const uint8_t nonce[HCHACHA20_NONCE_SIZE],
+			const uint8_t key[HCHACHA20_KEY_SIZE]);
 
 static void (*chacha20_x86_64)(uint8_t *dst, const uint8_t *src, size_t nblocks,
 			       const uint32_t state[16]);
@@ -51,23 +56,23 @@ static void chacha20_arch_choose(unsigned int f)
 	chacha20_x86_64_bytes = false;
 	hchacha20_x86_64 = NULL;
 	if ((f & avx512) == avx512) {
-		chacha20_x86_64 = chacha20_avx512;
+		chacha20_x86_64 = zinc_chacha20_avx512;
 		chacha20_x86_64_name = "x86_64 AVX-512";
 		chacha20_x86_64_pass_blocks = 32;
 		/* masked byte loads and stores need AVX512BW */
 		chacha20_x86_64_bytes = (f & ZINC_CPU_X86_AVX512BW) != 0;
 	} else if ((f & avx2) == avx2) {
-		chacha20_x86_64 = chacha20_avx2;
+		chacha20_x86_64 = zinc_chacha20_avx2;
 		chacha20_x86_64_name = "x86_64 AVX2";
 		chacha20_x86_64_pass_blocks = 8;
 	} else if (f & ZINC_CPU_X86_SSSE3) {
-		chacha20_x86_64 = chacha20_ssse3;
+		chacha20_x86_64 = zinc_chacha20_ssse3;
 		chacha20_x86_64_name = "x86_64 SSSE3";
 		chacha20_x86_64_scalar_max = 2;
 		chacha20_x86_64_pass_blocks = 4;
 	}
 	if (chacha20_x86_64)
-		hchacha20_x86_64 = hchacha20_x64;
+		hchacha20_x86_64 = zinc_hchacha20_x64;
 }
 
 static bool chacha20_arch(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t len)
@@ -89,7 +94,7 @@ static bool chacha20_arch(uint32_t state[16], uint8_t *dst, const uint8_t *src, 
 		src += (nblocks - scalar) * CHACHA20_BLOCK_SIZE;
 	}
 	if (scalar > 0) {
-		chacha20_x64_1(dst, src, scalar, state);
+		zinc_chacha20_x64_1(dst, src, scalar, state);
 		state[12] += (uint32_t)scalar;
 	}
 	return true;
@@ -123,15 +128,15 @@ static bool chacha20_bytes_arch(uint32_t state[16], uint8_t *first, uint8_t *dst
 	 */
 	if (first && len == 0) {
 		memset(first, 0, CHACHA20_BLOCK_SIZE);
-		chacha20_x64_1(first, first, 1, state);
+		zinc_chacha20_x64_1(first, first, 1, state);
 	} else if (first || nblocks > 1) {
-		chacha20_avx512_bytes(dst, src, len, state, first, tail);
+		zinc_chacha20_avx512_bytes(dst, src, len, state, first, tail);
 	} else if (len == CHACHA20_BLOCK_SIZE) {
-		chacha20_x64_1(dst, src, 1, state);
+		zinc_chacha20_x64_1(dst, src, 1, state);
 	} else if (len > 0) {
 		memset(tail, 0, CHACHA20_BLOCK_SIZE);
-		chacha20_x64_1(tail, tail, 1, state);
-		chacha20_xor_partial_avx512(dst, src, tail, len);
+		zinc_chacha20_x64_1(tail, tail, 1, state);
+		zinc_chacha20_xor_partial_avx512(dst, src, tail, len);
 	}
 	state[12] += (uint32_t)(nblocks + (first != NULL));
 	return true;
