@@ -23,6 +23,7 @@ set -u
 
 builddir=${ZINC_BUILDDIR:?}
 srcdir=${ZINC_SRCDIR:?}
+. "$srcdir/test/lib.sh"
 read -r -a emulator <<<"${ZINC_EMULATOR:-}"
 programs=(test_selftest_direct test_primitives)
 [ "${#emulator[@]}" -gt 0 ] && programs=(test_selftest_direct)
@@ -32,35 +33,20 @@ trap 'rm -rf "$tmp"' EXIT
 shopt -s nullglob
 objects=("$builddir"/generated/.libs/*.o)
 if [ "${#objects[@]}" -eq 0 ]; then
-	echo "1..0 # SKIP no generated assembly in this build"
-	exit 0
+	skip_all "no generated assembly in this build"
 fi
 machine=$(readelf -h "${objects[0]}" | sed -n 's/^ *Machine: *//p')
 case $machine in
-*X86-64*) masks=() ;;
-AArch64) masks=(none armv8 armv8,neon) ;;
-*)
-	echo "1..0 # SKIP $machine: EHABI unwind tables, no DWARF frames to walk"
-	exit 0 ;;
+*X86-64*) mapfile -t masks < <(cpu_masks x86_64) ;;
+AArch64) mapfile -t masks < <(cpu_masks armv8) ;;
+*) skip_all "$machine: EHABI unwind tables, no DWARF frames to walk" ;;
 esac
 if [ "${#emulator[@]}" -gt 0 ]; then
 	gdb=gdb-multiarch
 else
 	gdb=gdb
 fi
-if ! command -v "$gdb" >/dev/null; then
-	echo "1..0 # SKIP $gdb is not installed"
-	exit 0
-fi
-if [ "${#masks[@]}" -eq 0 ]; then
-	# The masks of test_cpu_masks.sh, from none to everything: its
-	# masks=( ... ) up to the first line with a ")" outside a comment.
-	eval "$(sed -n '/^masks=(/,/^[^#]*)[[:space:]]*$/p' "$srcdir/test/test_cpu_masks.sh")"
-	if [ "${#masks[@]}" -lt 2 ]; then
-		echo "Bail out! cannot read the masks of test/test_cpu_masks.sh"
-		exit 1
-	fi
-fi
+command -v "$gdb" >/dev/null || missing_all "$gdb is not installed"
 
 # The functions (nm), and each one's stops: +4, then the offsets of its
 # frame table's rows (one line "FUNC OFFSET..." each; none: no FDE).
