@@ -75,17 +75,16 @@ static void *generic_skey_import(void *vprovctx, int selection, const OSSL_PARAM
 	return skey;
 }
 
-/* Without the secret key selected there is nothing to give: an empty list. */
+/* The key is all there is to give: without it selected, a failure, as default's. */
 static int generic_skey_export(void *keydata, int selection, OSSL_CALLBACK *param_cb, void *cbarg)
 {
 	struct zinc_skey *skey = keydata;
 	OSSL_PARAM params[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
 
-	if (skey == NULL)
+	if (skey == NULL || (selection & OSSL_SKEYMGMT_SELECT_SECRET_KEY) == 0)
 		return 0;
-	if ((selection & OSSL_SKEYMGMT_SELECT_SECRET_KEY) != 0)
-		params[0] = OSSL_PARAM_construct_octet_string(OSSL_SKEY_PARAM_RAW_BYTES,
-							      skey->bytes, skey->len);
+	params[0] = OSSL_PARAM_construct_octet_string(OSSL_SKEY_PARAM_RAW_BYTES, skey->bytes,
+						      skey->len);
 	return param_cb(params, cbarg);
 }
 

@@ -35,6 +35,7 @@ static struct {
 	void (*free)(zt_skey *skey);
 	const char *(*get0_provider_name)(const zt_skey *skey);
 	int (*get0_raw_key)(const zt_skey *skey, const unsigned char **key, size_t *len);
+	int (*export)(const zt_skey *skey, int selection, OSSL_CALLBACK *cb, void *cbarg);
 	int (*cipher_init)(EVP_CIPHER_CTX *ctx, const EVP_CIPHER *cipher, zt_skey *skey,
 			   const unsigned char *iv, size_t ivlen, int enc, const OSSL_PARAM *params);
 	int (*mac_init)(EVP_MAC_CTX *ctx, zt_skey *skey, const OSSL_PARAM *params);
@@ -52,6 +53,7 @@ static bool resolve_api(void)
 	       RESOLVE(free, "EVP_SKEY_free") &&
 	       RESOLVE(get0_provider_name, "EVP_SKEY_get0_provider_name") &&
 	       RESOLVE(get0_raw_key, "EVP_SKEY_get0_raw_key") &&
+	       RESOLVE(export, "EVP_SKEY_export") &&
 	       RESOLVE(cipher_init, "EVP_CipherInit_SKEY") &&
 	       RESOLVE(mac_init, "EVP_MAC_init_SKEY");
 }
@@ -246,6 +248,13 @@ out:
 	EVP_MAC_free(oracle);
 }
 
+static int export_seen(const OSSL_PARAM params[], void *arg)
+{
+	(void)params;
+	(void)arg;
+	return 1;
+}
+
 static void test_import_export(void)
 {
 	zt_skey *skey = api.import_raw_key(zt_preferred_ctx(), GENERIC, key, KEY_LEN, NULL);
@@ -259,6 +268,10 @@ static void test_import_export(void)
 	      "default alone: " GENERIC " is default's");
 	if (zt_ok(skey != NULL && api.get0_raw_key(skey, &raw, &rawlen), "zinc skey exports"))
 		zt_mem_eq(raw, rawlen, key, KEY_LEN, "zinc skey: exported bytes = imported");
+	/* Selecting only parameters (1): there is nothing to export. */
+	zt_ok(skey != NULL && dflt != NULL && api.export(skey, 1, export_seen, NULL) == 0 &&
+	      api.export(dflt, 1, export_seen, NULL) == 0,
+	      "export without the secret key selected fails, as default's");
 	zt_clear_errors();
 	api.free(skey);
 	api.free(dflt);
