@@ -89,6 +89,16 @@
 #
 # (* the glue's chacha20_x64_1; separate calls: chacha20_avx512 for the key
 # block, the whole blocks and a partial block, as the C did before.)
+#
+# How the glue splits a call, from the same machine (nanoseconds, medians,
+# 2026-12): one block alone takes 73 ns in chacha20_x64_1 against 101
+# (AVX-512) to 133 (SSSE3) for a one-block vector pass; two blocks: scalar
+# 144, SSSE3 171, AVX2 133, AVX-512 103.  Left over after full passes, one
+# block (two with SSSE3) is faster scalar than a short vector pass: SSSE3
+# 5 blocks 313 -> 243 ns, 6: 339 -> 315, AVX2 9: 312 -> 243, AVX-512 33:
+# 308 -> 271.  HChaCha20: scalar 69 ns, AVX-512VL 96, SSSE3 123.  A lone
+# partial block for chacha20_avx512_bytes: 73 ns scalar against 107 for a
+# horizontal pass (80-93 with chacha20_xor_partial_avx512's masked XOR).
 use strict;
 use warnings;
 use zinc_x86_64;

@@ -17,20 +17,15 @@
 #include <string.h>
 #include <unistd.h>
 #include "report.h"
-#include "zinc/blake2s.h"
-#include "zinc/chacha20.h"
-#include "zinc/curve25519.h"
-#include "zinc/poly1305.h"
+#include "zinc/zinc.h"
 
-const struct zinc_primitive zinc_primitives[ZINC_PRIMITIVES] = {
-	{ "chacha20", chacha20_implementation },
-	{ "poly1305", poly1305_implementation },
-	{ "blake2s", blake2s_implementation },
-	{ "curve25519", curve25519_implementation },
+/* The primitives an event uses, as bits of enum zinc_primitive. */
+enum {
+	CHACHA20 = 1u << ZINC_CHACHA20,
+	POLY1305 = 1u << ZINC_POLY1305,
+	BLAKE2S = 1u << ZINC_BLAKE2S,
+	CURVE25519 = 1u << ZINC_CURVE25519
 };
-
-/* Bits of zinc_primitives[], in its order. */
-enum { CHACHA20 = 1, POLY1305 = 2, BLAKE2S = 4, CURVE25519 = 8 };
 
 static const struct {
 	const char *what;
@@ -145,13 +140,13 @@ void zinc_report_first(enum zinc_event ev)
 	snprintf(line, sizeof(line) - 1, "zinc[%ld%s%s]: %s: ", (long)getpid(),
 		 name[0] != '\0' ? " " : "", name, events[ev].what);
 	len = strlen(line);
-	for (size_t i = 0; i < ZINC_PRIMITIVES; i++) {
-		if ((events[ev].uses & (1u << i)) == 0)
+	for (enum zinc_primitive p = 0; p < ZINC_PRIMITIVE_COUNT; p++) {
+		if ((events[ev].uses & (1u << p)) == 0)
 			continue;
 		len = append(line, sizeof(line) - 1, len, sep);
-		len = append(line, sizeof(line) - 1, len, zinc_primitives[i].name);
+		len = append(line, sizeof(line) - 1, len, zinc_primitive_name(p));
 		len = append(line, sizeof(line) - 1, len, " ");
-		len = append(line, sizeof(line) - 1, len, zinc_primitives[i].implementation());
+		len = append(line, sizeof(line) - 1, len, zinc_primitive_implementation(p));
 		sep = ", ";
 	}
 	/* sizeof(line) - 1 above kept room for the newline. */

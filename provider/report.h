@@ -9,14 +9,6 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
-/* The four primitives and the implementation each chose. */
-enum { ZINC_PRIMITIVES = 4 };
-struct zinc_primitive {
-	const char *name;
-	const char *(*implementation)(void);
-};
-extern const struct zinc_primitive zinc_primitives[ZINC_PRIMITIVES];
-
 enum zinc_event {
 	ZINC_EV_CHACHA20_ENCRYPT,
 	ZINC_EV_CHACHA20_DECRYPT,

@@ -4,21 +4,15 @@
 #include <string.h>
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
-#include <openssl/opensslv.h>
-#include <openssl/err.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
-#include <openssl/rand.h>
 #include "algorithms.h"
 #include "core_version.h"
 #include "ossl_compat.h"
 #include "report.h"
 #include "zinc_err.h"
 #include "zinc_prov.h"
-#include "zinc/blake2s.h"
-#include "zinc/chacha20.h"
-#include "zinc/curve25519.h"
-#include "zinc/poly1305.h"
+#include "zinc/zinc.h"
 #include "config.h"
 
 static const OSSL_ALGORITHM zinc_ciphers[] = {
@@ -97,13 +91,15 @@ static char buildinfo[1024];
 
 static void make_buildinfo(void)
 {
-	snprintf(buildinfo, sizeof(buildinfo),
-		 "zinc %s; chacha20: %s%s; poly1305: %s%s; blake2s: %s%s; curve25519: %s%s; cpu: %s",
-		 PACKAGE_VERSION, chacha20_implementation(), zinc_selftest_note("chacha20"),
-		 poly1305_implementation(), zinc_selftest_note("poly1305"),
-		 blake2s_implementation(), zinc_selftest_note("blake2s"),
-		 curve25519_implementation(), zinc_selftest_note("curve25519"),
-		 zinc_cpu_features_string());
+	size_t n = (size_t)snprintf(buildinfo, sizeof(buildinfo), "zinc %s", PACKAGE_VERSION);
+
+	for (enum zinc_primitive p = 0; p < ZINC_PRIMITIVE_COUNT && n < sizeof(buildinfo); p++)
+		n += (size_t)snprintf(buildinfo + n, sizeof(buildinfo) - n, "; %s: %s%s",
+				      zinc_primitive_name(p), zinc_primitive_implementation(p),
+				      zinc_selftest_note(zinc_primitive_name(p)));
+	if (n < sizeof(buildinfo))
+		snprintf(buildinfo + n, sizeof(buildinfo) - n, "; cpu: %s",
+			 zinc_cpu_features_string());
 }
 
 static const OSSL_PARAM zinc_gettable_params_list[] = {
@@ -190,89 +186,20 @@ static void refuse_to_load(const OSSL_CORE_HANDLE *handle)
 	const OSSL_ITEM *reason = zinc_reason_strings;
 	const char *sep = ": ";
 	char text[512];
-	size_t i, n;
+	enum zinc_primitive p;
+	size_t n;
 
 	while (reason->id != ZINC_R_SELF_TEST_FAILED)
 		reason++;
 	n = (size_t)snprintf(text, sizeof(text), "zinc: %s", (const char *)reason->ptr);
-	for (i = 0; i < ZINC_PRIMITIVES && n < sizeof(text); i++) {
-		if (zinc_selftest_passed(zinc_primitives[i].name))
+	for (p = 0; p < ZINC_PRIMITIVE_COUNT && n < sizeof(text); p++) {
+		if (zinc_selftest_passed(zinc_primitive_name(p)))
 			continue;
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s: %s failed its self-test",
-				      sep, zinc_primitives[i].name, zinc_primitives[i].implementation());
+				      sep, zinc_primitive_name(p), zinc_primitive_implementation(p));
 		sep = ", ";
 	}
 	ZINC_RAISE_DATA(&failing, ZINC_R_SELF_TEST_FAILED, text);
-}
-
-atomic_uint zinc_core_version;
-
-/*
- * Secret bytes from the loading context's generator.  A context holding
- * zinc alone has none (no provider there offers a DRBG): then they come
- * from the core's system entropy, the source DRBGs seed from.
- */
-int zinc_random_bytes(const struct zinc_provctx *provctx, unsigned char *out, size_t outlen)
-{
-	unsigned char *buf = NULL;
-	size_t len;
-
-	ERR_set_mark();
-	if (RAND_priv_bytes_ex(provctx->libctx, out, outlen, 0) > 0) {
-		ERR_pop_to_mark();
-		return 1;
-	}
-	if (provctx->get_entropy == NULL || provctx->cleanup_entropy == NULL) {
-		ERR_clear_last_mark();
-		return 0;
-	}
-	len = provctx->get_entropy(provctx->handle, &buf, 8 * (int)outlen, outlen, outlen);
-	if (len != outlen || buf == NULL) {
-		if (buf != NULL)
-			provctx->cleanup_entropy(provctx->handle, buf, len);
-		ERR_clear_last_mark();
-		return 0;
-	}
-	ERR_pop_to_mark();
-	memcpy(out, buf, outlen);
-	provctx->cleanup_entropy(provctx->handle, buf, len);
-	return 1;
-}
-
-/*
- * Reads the release of the libcrypto that loads zinc.  A zinc linked to
- * another major version (libcrypto.so.3 against .so.4) would run on a second
- * libcrypto beside the core's: it refuses, saying why, before it calls any
- * libcrypto function of its own.
- */
-static int check_core_version(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in)
-{
-	OSSL_FUNC_core_get_params_fn *core_get_params = NULL;
-	struct zinc_provctx failing = { .handle = handle };
-	const char *version = NULL;
-	char text[256];
-	unsigned int major = 0, minor = 0;
-	OSSL_PARAM params[] = {
-		OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_CORE_VERSION, (char **)&version, 0),
-		OSSL_PARAM_END
-	};
-
-	for (; in->function_id != 0; in++)
-		if (in->function_id == OSSL_FUNC_CORE_GET_PARAMS)
-			core_get_params = OSSL_FUNC_core_get_params(in);
-	if (core_get_params != NULL && core_get_params(handle, params) && version != NULL &&
-	    sscanf(version, "%u.%u", &major, &minor) == 2 && major == OPENSSL_VERSION_MAJOR) {
-		atomic_store_explicit(&zinc_core_version, ZINC_OSSL_VERSION(major, minor),
-				      memory_order_relaxed);
-		return 1;
-	}
-	snprintf(text, sizeof(text),
-		 "zinc: built for OpenSSL %d (libcrypto.so.%d), loaded by OpenSSL %s: "
-		 "build zinc against the OpenSSL that loads it",
-		 OPENSSL_VERSION_MAJOR, OPENSSL_VERSION_MAJOR,
-		 version != NULL ? version : "of unknown version");
-	ZINC_RAISE_DATA(&failing, ZINC_R_WRONG_OPENSSL_MAJOR, text);
-	return 0;
 }
 
 /* The module's one exported symbol (declared in <openssl/core.h>). */
@@ -283,7 +210,7 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
 	struct zinc_provctx *provctx;
 
 	zinc_err_init(in);
-	if (!check_core_version(handle, in))
+	if (!zinc_core_version_check(handle, in))
 		return 0;
 	zinc_init();
 	if (!zinc_selftest_passed(NULL)) {

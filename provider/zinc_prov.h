@@ -17,7 +17,7 @@ struct zinc_provctx {
 
 /*
  * outlen secret bytes from the loading context's generator, else from the
- * core's entropy; 0 on failure, libcrypto's error queued.
+ * core's entropy; 0 on failure, libcrypto's error queued (random.c).
  */
 int zinc_random_bytes(const struct zinc_provctx *provctx, unsigned char *out, size_t outlen);
 

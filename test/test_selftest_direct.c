@@ -19,16 +19,7 @@
 #include "crypto/internal.h"
 #include "testutil.h"
 
-static const struct {
-	const char *name;
-	const char *(*implementation)(void);
-} primitives[] = {
-	{ "chacha20", chacha20_implementation },
-	{ "poly1305", poly1305_implementation },
-	{ "blake2s", blake2s_implementation },
-	{ "curve25519", curve25519_implementation },
-};
-#define NPRIMITIVES (sizeof(primitives) / sizeof(primitives[0]))
+#define NPRIMITIVES ZINC_PRIMITIVE_COUNT
 
 static bool equal_hex(const uint8_t *got, size_t len, const char *hex)
 {
@@ -41,7 +32,7 @@ static bool equal_hex(const uint8_t *got, size_t len, const char *hex)
 }
 
 /* One published answer per primitive, on whatever path is chosen now. */
-static bool published(size_t prim)
+static bool published(enum zinc_primitive prim)
 {
 	static const char sunscreen[] = "Ladies and Gentlemen of the class of '99: If I could "
 		"offer you only one tip for the future, sunscreen would be it.";
@@ -56,20 +47,20 @@ static bool published(size_t prim)
 	size_t i;
 
 	switch (prim) {
-	case 0:	/* RFC 8439 2.8.2: the tag covers the whole ciphertext */
+	case ZINC_CHACHA20:	/* RFC 8439 2.8.2: the tag covers the whole ciphertext */
 		for (i = 0; i < 32; i++)
 			key[i] = (uint8_t)(0x80 + i);
 		chacha20poly1305_encrypt(out, (const uint8_t *)sunscreen, sizeof(sunscreen) - 1,
 					 ad, sizeof(ad), nonce, key);
 		return equal_hex(out + sizeof(sunscreen) - 1, 16, "1ae10b594f09e26a7e902ecbd0600691");
-	case 1:	/* RFC 8439 2.5.2 */
+	case ZINC_POLY1305:	/* RFC 8439 2.5.2 */
 		poly1305(out, (const uint8_t *)"Cryptographic Forum Research Group", 34, poly_key);
 		return equal_hex(out, 16, "a8061dc1305136c6c22b8baf0c0127a9");
-	case 2:	/* RFC 7693 appendix A */
+	case ZINC_BLAKE2S:	/* RFC 7693 appendix A */
 		blake2s(out, (const uint8_t *)"abc", NULL, 32, 3, 0);
 		return equal_hex(out, 32, "508c5e8c327c14e2e1a72ba34eeb452f"
 				 "37458b209ed63a294d999b4c86675982");
-	default: /* RFC 7748 5.2: X25519(9, 9) */
+	default: /* ZINC_CURVE25519, RFC 7748 5.2: X25519(9, 9) */
 		curve25519(out, u, u);
 		return equal_hex(out, 32, "422c8e7a6227d7bca1350b3e2bb7279f"
 				 "7897b87bb6854b783c60e80311ae3079");
@@ -80,7 +71,7 @@ int main(void)
 {
 	const char *first[NPRIMITIVES];
 	char want[512];
-	size_t i, j;
+	enum zinc_primitive i, j;
 	bool others;
 
 	zinc_init();
@@ -90,14 +81,14 @@ int main(void)
 	}
 	zt_ok(zinc_selftest_passed(NULL), "the self-test passed at zinc_init()");
 	for (i = 0; i < NPRIMITIVES; i++) {
-		first[i] = primitives[i].implementation();
-		zt_ok(*zinc_selftest_note(primitives[i].name) == '\0',
-		      "%s: %s, no path failed its self-test%s", primitives[i].name, first[i],
-		      zinc_selftest_note(primitives[i].name));
+		first[i] = zinc_primitive_implementation(i);
+		zt_ok(*zinc_selftest_note(zinc_primitive_name(i)) == '\0',
+		      "%s: %s, no path failed its self-test%s", zinc_primitive_name(i), first[i],
+		      zinc_selftest_note(zinc_primitive_name(i)));
 	}
 
 	for (i = 0; i < NPRIMITIVES; i++) {
-		const char *name = primitives[i].name, *now;
+		const char *name = zinc_primitive_name(i), *now;
 
 		setenv("ZINC_SELFTEST_FAIL", name, 1);
 		if (strncmp(first[i], "portable C", 10) == 0) {
@@ -107,14 +98,14 @@ int main(void)
 		}
 		zt_ok(zinc_selftest(zinc_cpu_features) && zinc_selftest_passed(NULL),
 		      "%s: its first path made to fail, the self-test still passes", name);
-		now = primitives[i].implementation();
+		now = zinc_primitive_implementation(i);
 		snprintf(want, sizeof(want), " (%s failed its self-test)", first[i]);
 		zt_ok(strcmp(now, first[i]) != 0 && strcmp(zinc_selftest_note(name), want) == 0,
 		      "%s: %s%s instead of %s", name, now, zinc_selftest_note(name), first[i]);
 		zt_ok(published(i), "%s: %s gives the published answer", name, now);
 		others = true;
 		for (j = 0; j < NPRIMITIVES; j++)
-			if (j != i && strcmp(primitives[j].implementation(), first[j]) != 0)
+			if (j != i && strcmp(zinc_primitive_implementation(j), first[j]) != 0)
 				others = false;
 		zt_ok(others, "%s: the other primitives keep their paths", name);
 
@@ -128,8 +119,8 @@ int main(void)
 	unsetenv("ZINC_SELFTEST_FAIL");
 	zt_ok(zinc_selftest(zinc_cpu_features), "again without failures: the self-test passes");
 	for (i = 0; i < NPRIMITIVES; i++)
-		zt_ok(strcmp(primitives[i].implementation(), first[i]) == 0 && published(i),
-		      "%s: back on %s, which gives the published answer", primitives[i].name,
+		zt_ok(strcmp(zinc_primitive_implementation(i), first[i]) == 0 && published(i),
+		      "%s: back on %s, which gives the published answer", zinc_primitive_name(i),
 		      first[i]);
 	return zt_done();
 }

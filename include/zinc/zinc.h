@@ -23,6 +23,21 @@ void zinc_init(void);
 /* A space-separated list of the CPU features zinc detected and uses. */
 const char *zinc_cpu_features_string(void);
 
+/* The primitives, in the order zinc reports them. */
+enum zinc_primitive {
+	ZINC_CHACHA20,
+	ZINC_POLY1305,
+	ZINC_BLAKE2S,
+	ZINC_CURVE25519,
+	ZINC_PRIMITIVE_COUNT
+};
+
+/* "chacha20", "poly1305", "blake2s", "curve25519": the self-test's names. */
+const char *zinc_primitive_name(enum zinc_primitive p);
+
+/* The implementation zinc_init() chose, e.g. "x86_64 AVX-512". */
+const char *zinc_primitive_implementation(enum zinc_primitive p);
+
 /*
  * The load-time self-test zinc_init() runs on every path it may choose
  * (a failing path gives way to the next one).  zinc_selftest_passed(NULL)

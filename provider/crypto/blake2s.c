@@ -5,37 +5,24 @@
 #include "internal.h"
 
 /*
- * Dispatch point: the arch glue, or these stubs.
+ * Dispatch: the arch glue is a table blake2s_paths[] (internal.h) of these.
  *
- * blake2s_compress_arch() compresses nblocks whole blocks; before each it
- * adds inc to the 64-bit counter state->t, and it uses state->f as it is
- * (the generic code passes the last block alone, with f[0] set, and inc =
- * its length).  Returning false means "not handled": the portable code
- * runs instead.
+ * compress compresses nblocks (>= 1) whole blocks; before each it adds inc
+ * to the 64-bit counter state->t, and it uses state->f as it is (the
+ * generic code passes the last block alone, with f[0] set, and inc = its
+ * length).
  */
+struct blake2s_path {
+	struct zinc_path path;
+	void (*compress)(struct blake2s_state *state, const uint8_t *block, size_t nblocks,
+			 uint32_t inc);
+};
+
 #if defined(ZINC_ASM_X86_64)
 #include "blake2s-x86_64-glue.c"
-#else
-static void blake2s_arch_choose(unsigned int features)
-{
-	(void)features;
-}
-
-static bool blake2s_compress_arch(struct blake2s_state *state, const uint8_t *block,
-				  size_t nblocks, uint32_t inc)
-{
-	(void)state;
-	(void)block;
-	(void)nblocks;
-	(void)inc;
-	return false;
-}
-
-static const char *blake2s_arch_name(void)
-{
-	return NULL;
-}
 #endif
+
+static const struct blake2s_path *blake2s_path;
 
 /* --- portable C ---------------------------------------------------------- */
 
@@ -151,8 +138,10 @@ static void blake2s_compress_generic(struct blake2s_state *state, const uint8_t 
 static void blake2s_compress(struct blake2s_state *state, const uint8_t *block,
 			     size_t nblocks, uint32_t inc)
 {
-	if (!blake2s_compress_arch(state, block, nblocks, inc))
+	if (blake2s_path == NULL)
 		blake2s_compress_generic(state, block, nblocks, inc);
+	else if (nblocks > 0)
+		blake2s_path->compress(state, block, nblocks, inc);
 }
 
 void blake2s_init_param(struct blake2s_state *state, size_t outlen,
@@ -258,12 +247,14 @@ void blake2s(uint8_t *out, const uint8_t *in, const uint8_t *key,
 
 void zinc_blake2s_choose(unsigned int features)
 {
-	blake2s_arch_choose(features);
+#ifdef ZINC_ASM_X86_64
+	blake2s_path = ZINC_CHOOSE_PATH(blake2s_paths, features);
+#else
+	(void)features;
+#endif
 }
 
 const char *blake2s_implementation(void)
 {
-	const char *name = blake2s_arch_name();
-
-	return name ? name : "portable C";
+	return blake2s_path != NULL ? blake2s_path->path.name : "portable C";
 }

@@ -5,74 +5,94 @@
 #include "internal.h"
 
 /*
- * Dispatch point: the arch glue replaces this section.
+ * Dispatch: the arch glue is a table chacha20_paths[] (internal.h) of these.
  *
- * chacha20_arch() XORs len bytes (whole blocks) of keystream into src,
- * writing dst, and advances state[12] by len / 64.  The generic code never
- * lets one call pass a 2^32 boundary of state[12] and does the carry into
- * state[13] itself, so an implementation with a 32-bit counter is correct.
- * Returning false means "not handled": the portable code runs instead.
+ * blocks(dst, src, nblocks, state) XORs nblocks (>= 1) whole blocks of
+ * keystream, from the counter state[12] on, into src, writing dst (dst ==
+ * src allowed, either unaligned); it does not write state.  The generic
+ * code advances state[12], never lets one call pass a 2^32 boundary of it
+ * and carries into state[13] itself, so a 32-bit counter in the assembly
+ * is correct.  A vector path's blocks runs passes of pass_blocks blocks
+ * and a short one for what is left; its scalar, one block at a time, takes
+ * inputs and remainders of up to scalar_max blocks, where a short pass
+ * would cost more (chacha20_scalar_blocks()); scalar_max = pass_blocks - 1
+ * leaves blocks whole passes only.
  *
- * chacha20_bytes_arch() does in one pass what would take several block
- * calls: if first is not NULL, it stores the keystream block at state[12]
- * raw into first[0..63] and the data starts at the next block; it XORs len
- * bytes (any length) of keystream into src, writing dst; if len % 64 != 0
- * it also stores the whole keystream block of the partial last block raw
- * into tail.  It advances state[12] by every block it used; the caller
- * keeps the run within one 2^32 span of state[12].  Optional: without it
- * (false) the block calls do the same.
+ * bytes, optional, does in one pass what would take several block calls:
+ * if first is not NULL, it stores the keystream block at state[12] raw into
+ * first[0..63] and the data starts at the next block; it XORs len bytes
+ * (any length, 0 included) of keystream into src, writing dst, touching no
+ * byte outside dst[0..len); if len % 64 != 0 it also stores the whole
+ * keystream block of the partial last block raw into tail.  It advances
+ * state[12] by every block it used, (first != NULL) + ceil(len / 64),
+ * within one 2^32 span (the caller makes sure).  False: not taken, the
+ * block calls do the same.
+ *
+ * hchacha20 is HChaCha20 (draft-irtf-cfrg-xchacha 2.2).
  */
+typedef void chacha20_blocks_fn(uint8_t *dst, const uint8_t *src, size_t nblocks,
+				const uint32_t state[16]);
+
+struct chacha20_path {
+	struct zinc_path path;
+	chacha20_blocks_fn *blocks;
+	size_t pass_blocks;
+	chacha20_blocks_fn *scalar;	/* NULL: blocks takes everything */
+	size_t scalar_max;
+	bool (*bytes)(uint32_t state[16], uint8_t *first, uint8_t *dst, const uint8_t *src,
+		      size_t len, uint8_t tail[CHACHA20_BLOCK_SIZE]);
+	void (*hchacha20)(uint8_t out[HCHACHA20_KEY_SIZE],
+			  const uint8_t nonce[HCHACHA20_NONCE_SIZE],
+			  const uint8_t key[HCHACHA20_KEY_SIZE]);
+};
+
+/*
+ * Of nblocks, those the scalar code takes: all of them up to scalar_max,
+ * else what the full passes leave if that is at most scalar_max.
+ */
+static size_t chacha20_scalar_blocks(const struct chacha20_path *p, size_t nblocks)
+{
+	size_t rest;
+
+	if (p->scalar == NULL)
+		return 0;
+	if (nblocks <= p->scalar_max)
+		return nblocks;
+	rest = nblocks % p->pass_blocks;
+	return rest <= p->scalar_max ? rest : 0;
+}
+
 #if defined(ZINC_ASM_X86_64)
 #include "chacha20-x86_64-glue.c"
 #elif defined(ZINC_ASM_ARMV8)
 #include "chacha20-armv8-glue.c"
 #elif defined(ZINC_ASM_ARMV4)
 #include "chacha20-armv4-glue.c"
-#else
-static void chacha20_arch_choose(unsigned int features)
-{
-	(void)features;
-}
-
-static bool chacha20_arch(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t len)
-{
-	(void)state;
-	(void)dst;
-	(void)src;
-	(void)len;
-	return false;
-}
-
-static bool hchacha20_arch(uint8_t out[HCHACHA20_KEY_SIZE],
-			   const uint8_t nonce[HCHACHA20_NONCE_SIZE],
-			   const uint8_t key[HCHACHA20_KEY_SIZE])
-{
-	(void)out;
-	(void)nonce;
-	(void)key;
-	return false;
-}
-
-static const char *chacha20_arch_name(void)
-{
-	return NULL;
-}
 #endif
 
-/* A glue with a one-pass byte path defines CHACHA20_HAVE_BYTES_ARCH. */
-#ifndef CHACHA20_HAVE_BYTES_ARCH
-static bool chacha20_bytes_arch(uint32_t state[16], uint8_t *first, uint8_t *dst,
-				const uint8_t *src, size_t len, uint8_t tail[CHACHA20_BLOCK_SIZE])
+static const struct chacha20_path *chacha20_path;
+
+/* nblocks whole blocks within one 2^32 span of state[12]; false: no path. */
+static bool chacha20_arch(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
-	(void)state;
-	(void)first;
-	(void)dst;
-	(void)src;
-	(void)len;
-	(void)tail;
-	return false;
+	const struct chacha20_path *p = chacha20_path;
+	size_t scalar;
+
+	if (p == NULL)
+		return false;
+	scalar = chacha20_scalar_blocks(p, nblocks);
+	if (nblocks > scalar) {
+		p->blocks(dst, src, nblocks - scalar, state);
+		state[12] += (uint32_t)(nblocks - scalar);
+		dst += (nblocks - scalar) * CHACHA20_BLOCK_SIZE;
+		src += (nblocks - scalar) * CHACHA20_BLOCK_SIZE;
+	}
+	if (scalar > 0) {
+		p->scalar(dst, src, scalar, state);
+		state[12] += (uint32_t)scalar;
+	}
+	return true;
 }
-#endif
 
 /* --- portable C ---------------------------------------------------------- */
 
@@ -186,7 +206,7 @@ static void chacha20_blocks(uint32_t state[16], uint8_t *dst, const uint8_t *src
 		uint64_t room = (UINT64_C(1) << 32) - state[12];
 		size_t n = (uint64_t)nblocks < room ? nblocks : (size_t)room;
 
-		if (!chacha20_arch(state, dst, src, n * CHACHA20_BLOCK_SIZE))
+		if (!chacha20_arch(state, dst, src, n))
 			chacha20_generic(state, dst, src, n);
 		if (state[12] == 0)
 			state[13]++;
@@ -261,7 +281,8 @@ static bool crypt_one_pass(struct chacha20_ctx *ctx, uint8_t *first, uint8_t *ds
 {
 	uint64_t n = blocks_within_span(ctx->state, first != NULL, len);
 
-	if (n == 0 || !chacha20_bytes_arch(ctx->state, first, dst, src, len, ctx->keystream))
+	if (n == 0 || chacha20_path == NULL || chacha20_path->bytes == NULL ||
+	    !chacha20_path->bytes(ctx->state, first, dst, src, len, ctx->keystream))
 		return false;
 	if (ctx->state[12] == 0)
 		ctx->state[13]++;
@@ -324,8 +345,10 @@ void hchacha20(uint8_t out[HCHACHA20_KEY_SIZE], const uint8_t nonce[HCHACHA20_NO
 	uint32_t x[16];
 	size_t i;
 
-	if (hchacha20_arch(out, nonce, key))
+	if (chacha20_path != NULL) {
+		chacha20_path->hchacha20(out, nonce, key);
 		return;
+	}
 	x[0] = 0x61707865;
 	x[1] = 0x3320646e;
 	x[2] = 0x79622d32;
@@ -345,12 +368,14 @@ void hchacha20(uint8_t out[HCHACHA20_KEY_SIZE], const uint8_t nonce[HCHACHA20_NO
 
 void zinc_chacha20_choose(unsigned int features)
 {
-	chacha20_arch_choose(features);
+#ifdef ZINC_HAVE_ASM
+	chacha20_path = ZINC_CHOOSE_PATH(chacha20_paths, features);
+#else
+	(void)features;
+#endif
 }
 
 const char *chacha20_implementation(void)
 {
-	const char *name = chacha20_arch_name();
-
-	return name ? name : "portable C";
+	return chacha20_path != NULL ? chacha20_path->path.name : "portable C";
 }

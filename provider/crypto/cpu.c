@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* CPU feature detection, done once, and the helpers every primitive shares. */
+/*
+ * CPU feature detection (zinc_cpu_read(), run once by zinc_init()) and the
+ * choice of a path from a glue's table.
+ */
 #include "config.h"
-#include <pthread.h>
 #include <stdlib.h>
 #include "internal.h"
 
@@ -103,7 +105,6 @@ static const struct {
 };
 
 static char features_string[128];
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
 /*
  * ZINC_CPU limits the features zinc uses to a comma-separated list of the
@@ -136,7 +137,7 @@ static unsigned int features_allowed(void)
 	return allowed;
 }
 
-static void init_once_fn(void)
+void zinc_cpu_read(void)
 {
 	size_t i, n = 0;
 
@@ -159,14 +160,6 @@ static void init_once_fn(void)
 	}
 	if (n == 0)
 		memcpy(features_string, "none", 5);
-
-	/* Chooses each primitive's path: the fastest that passes its self-test. */
-	zinc_selftest(zinc_cpu_features);
-}
-
-void zinc_init(void)
-{
-	pthread_once(&init_once, init_once_fn);
 }
 
 const char *zinc_cpu_features_string(void)
@@ -174,21 +167,19 @@ const char *zinc_cpu_features_string(void)
 	return features_string;
 }
 
-void zinc_memzero(void *p, size_t len)
+const void *zinc_choose_path(const void *paths, size_t count, size_t size,
+			     unsigned int features)
 {
-	/* A volatile function pointer: the compiler cannot prove the call dead. */
-	static void *(*const volatile memset_v)(void *, int, size_t) = memset;
-
-	memset_v(p, 0, len);
-}
-
-bool zinc_memeq(const void *a, const void *b, size_t len)
-{
-	const volatile uint8_t *x = a, *y = b;
-	uint8_t d = 0;
+	const unsigned char *entry = paths;
 	size_t i;
 
-	for (i = 0; i < len; i++)
-		d |= x[i] ^ y[i];
-	return d == 0;
+	if (features == 0)
+		return NULL;
+	for (i = 0; i < count; i++, entry += size) {
+		const struct zinc_path *p = (const void *)entry;
+
+		if ((features & p->needs) == p->needs)
+			return p;
+	}
+	return NULL;
 }

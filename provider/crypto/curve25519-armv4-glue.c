@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * X25519 on ARMv7 (generated/curve25519-armv4.S), #included by curve25519.c.
+ * X25519 on ARMv7 (generated/curve25519-armv4.S), #included by
+ * curve25519.c, which states what each function of a path does.
  *
  * With NEON, the 255 ladder steps run in assembly, two field
  * multiplications at a time in the two lanes of VMULL.U32 (radix 2^25.5,
@@ -24,24 +25,13 @@ static void fe_tobytes(uint8_t s[32], const uint32_t f[10]);
 
 void zinc_x25519_ladder_neon(uint32_t xz[20], const uint8_t k[32], const uint32_t x1[10]);
 
-static bool x25519_neon;
-
-static void curve25519_arch_choose(unsigned int features)
-{
-	const unsigned int neon = ZINC_CPU_ARM_ASM | ZINC_CPU_ARM_NEON;
-
-	x25519_neon = (features & neon) == neon;
-}
-
-static bool curve25519_arch(uint8_t out[CURVE25519_KEY_SIZE],
-			    const uint8_t scalar[CURVE25519_KEY_SIZE],
-			    const uint8_t u[CURVE25519_KEY_SIZE])
+static void x25519_neon(uint8_t out[CURVE25519_KEY_SIZE],
+			const uint8_t scalar[CURVE25519_KEY_SIZE],
+			const uint8_t u[CURVE25519_KEY_SIZE])
 {
 	uint8_t k[CURVE25519_KEY_SIZE];
 	uint32_t x1[10], xz[20], zinv[10];
 
-	if (!x25519_neon)
-		return false;
 	memcpy(k, scalar, sizeof(k));
 	curve25519_clamp_secret(k);
 	fe_frombytes(x1, u);
@@ -54,18 +44,9 @@ static bool curve25519_arch(uint8_t out[CURVE25519_KEY_SIZE],
 	zinc_memzero(x1, sizeof(x1));
 	zinc_memzero(xz, sizeof(xz));
 	zinc_memzero(zinv, sizeof(zinv));
-	return true;
 }
 
-static bool curve25519_base_arch(uint8_t pub[CURVE25519_KEY_SIZE],
-				 const uint8_t secret[CURVE25519_KEY_SIZE])
-{
-	static const uint8_t basepoint[CURVE25519_KEY_SIZE] = { 9 };
-
-	return curve25519_arch(pub, secret, basepoint);
-}
-
-static const char *curve25519_arch_name(void)
-{
-	return x25519_neon ? "ARMv7 NEON (radix 2^25.5, two lanes)" : NULL;
-}
+static const struct curve25519_path curve25519_paths[] = {
+	{ { ZINC_CPU_ARM_ASM | ZINC_CPU_ARM_NEON, "ARMv7 NEON (radix 2^25.5, two lanes)" },
+	  x25519_neon, NULL },
+};

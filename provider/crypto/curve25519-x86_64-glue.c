@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * X25519 on x86_64 (generated/curve25519-x86_64.S), #included by curve25519.c.
+ * X25519 on x86_64 (generated/curve25519-x86_64.S), #included by
+ * curve25519.c, which states what each function of a path does.
  *
  * The whole ladder and the fixed-base multiplication run in assembly,
  * radix 2^64, with MULX/ADCX/ADOX where BMI2 and ADX are there and with
@@ -16,61 +17,21 @@ void zinc_x25519_ladder_mul(uint8_t out[32], const uint8_t scalar[32], const uin
 void zinc_x25519_base_mulx(uint8_t out[32], const int8_t digits[X25519_DIGITS]);
 void zinc_x25519_base_mul(uint8_t out[32], const int8_t digits[X25519_DIGITS]);
 
-static void (*x25519_ladder)(uint8_t out[32], const uint8_t scalar[32], const uint8_t u[32]);
-static void (*x25519_base)(uint8_t out[32], const int8_t digits[X25519_DIGITS]);
-static const char *x25519_name;
-
-static void curve25519_arch_choose(unsigned int features)
-{
-	const unsigned int bmi2_adx = ZINC_CPU_X86_BMI2 | ZINC_CPU_X86_ADX;
-	const unsigned int avx2 = ZINC_CPU_X86_AVX2;
-
-	x25519_ladder = NULL;
-	x25519_base = NULL;
-	x25519_name = NULL;
-	/* The MUL path needs nothing beyond x86_64, but ZINC_CPU=none promises the portable C. */
-	if (features == 0)
-		return;
-	if ((features & (bmi2_adx | avx2)) == (bmi2_adx | avx2)) {
-		x25519_ladder = zinc_x25519_ladder_mulx;
-		x25519_base = zinc_x25519_base_mulx;
-		x25519_name = "x86_64 radix 2^64 (MULX/ADX), fixed-base table (AVX2)";
-	} else if ((features & bmi2_adx) == bmi2_adx) {
-		x25519_ladder = zinc_x25519_ladder_mulx;
-		x25519_base = zinc_x25519_base_mul;
-		x25519_name = "x86_64 radix 2^64 (MULX/ADX), fixed-base table (MUL)";
-	} else {
-		x25519_ladder = zinc_x25519_ladder_mul;
-		x25519_base = zinc_x25519_base_mul;
-		x25519_name = "x86_64 radix 2^64 (MUL), fixed-base table";
-	}
-}
-
-static bool curve25519_arch(uint8_t out[CURVE25519_KEY_SIZE],
-			    const uint8_t scalar[CURVE25519_KEY_SIZE],
-			    const uint8_t u[CURVE25519_KEY_SIZE])
-{
-	if (x25519_ladder == NULL)
-		return false;
-	x25519_ladder(out, scalar, u);
-	return true;
-}
-
 /*
- * The clamped scalar as 52 signed digits in [-16, 16], k = sum e[i] 32^i:
+ * X25519(secret, 9) by base, which takes the clamped scalar as 52 signed
+ * digits in [-16, 16], k = sum e[i] 32^i:
  * each 5-bit group (plus the borrow it owes) above 15 borrows 32 from the
  * next one; 51 groups cover bits 0..254 and the last digit is the final
  * borrow.  Which bytes are read depends on i only.
  */
-static bool curve25519_base_arch(uint8_t pub[CURVE25519_KEY_SIZE],
-				 const uint8_t secret[CURVE25519_KEY_SIZE])
+static void x25519_base_digits(uint8_t pub[CURVE25519_KEY_SIZE],
+			       const uint8_t secret[CURVE25519_KEY_SIZE],
+			       void (*base)(uint8_t out[32], const int8_t digits[X25519_DIGITS]))
 {
 	uint8_t k[CURVE25519_KEY_SIZE + 1];
 	int8_t e[X25519_DIGITS];
 	int i, carry = 0;
 
-	if (x25519_base == NULL)
-		return false;
 	memcpy(k, secret, CURVE25519_KEY_SIZE);
 	k[CURVE25519_KEY_SIZE] = 0;
 	curve25519_clamp_secret(k);
@@ -82,13 +43,32 @@ static bool curve25519_base_arch(uint8_t pub[CURVE25519_KEY_SIZE],
 		e[i] = (int8_t)(v - (carry << 5));
 	}
 	e[X25519_DIGITS - 1] = (int8_t)carry;
-	x25519_base(pub, e);
+	base(pub, e);
 	zinc_memzero(k, sizeof(k));
 	zinc_memzero(e, sizeof(e));
-	return true;
 }
 
-static const char *curve25519_arch_name(void)
+static void x25519_base_mulx(uint8_t pub[CURVE25519_KEY_SIZE],
+			     const uint8_t secret[CURVE25519_KEY_SIZE])
 {
-	return x25519_name;
+	x25519_base_digits(pub, secret, zinc_x25519_base_mulx);
 }
+
+static void x25519_base_mul(uint8_t pub[CURVE25519_KEY_SIZE],
+			    const uint8_t secret[CURVE25519_KEY_SIZE])
+{
+	x25519_base_digits(pub, secret, zinc_x25519_base_mul);
+}
+
+#define X25519_MULX (ZINC_CPU_X86_BMI2 | ZINC_CPU_X86_ADX)
+
+/* The MUL path needs nothing beyond x86_64. */
+static const struct curve25519_path curve25519_paths[] = {
+	{ { X25519_MULX | ZINC_CPU_X86_AVX2,
+	    "x86_64 radix 2^64 (MULX/ADX), fixed-base table (AVX2)" },
+	  zinc_x25519_ladder_mulx, x25519_base_mulx },
+	{ { X25519_MULX, "x86_64 radix 2^64 (MULX/ADX), fixed-base table (MUL)" },
+	  zinc_x25519_ladder_mulx, x25519_base_mul },
+	{ { 0, "x86_64 radix 2^64 (MUL), fixed-base table" },
+	  zinc_x25519_ladder_mul, x25519_base_mul },
+};

@@ -17,49 +17,33 @@
 #include "internal.h"
 
 /*
- * Dispatch point: the arch glue replaces this section.  The copy the test
- * builds with the 32-bit field (ZINC_CURVE25519_FORCE_32BIT) stays portable.
+ * Dispatch: the arch glue is a table curve25519_paths[] (internal.h) of
+ * these.  The copy the test builds with the 32-bit field
+ * (ZINC_CURVE25519_FORCE_32BIT) stays portable.
  *
- * curve25519_arch() computes X25519(scalar, u) exactly as the portable code
- * does (clamping, top bit of u ignored, result fully reduced), and
- * curve25519_base_arch() X25519(secret, 9).  Returning false means "not
- * handled": the portable code runs instead.
+ * scalarmult computes X25519(scalar, u) exactly as the portable code does
+ * (clamping, top bit of u ignored, result fully reduced); base computes
+ * X25519(secret, 9), NULL meaning scalarmult with u = 9.
  */
-#if defined(ZINC_ASM_X86_64) && !defined(ZINC_CURVE25519_FORCE_32BIT)
+struct curve25519_path {
+	struct zinc_path path;
+	void (*scalarmult)(uint8_t out[CURVE25519_KEY_SIZE],
+			   const uint8_t scalar[CURVE25519_KEY_SIZE],
+			   const uint8_t u[CURVE25519_KEY_SIZE]);
+	void (*base)(uint8_t pub[CURVE25519_KEY_SIZE], const uint8_t secret[CURVE25519_KEY_SIZE]);
+};
+
+#if defined(ZINC_CURVE25519_FORCE_32BIT)
+#undef ZINC_HAVE_ASM
+#elif defined(ZINC_ASM_X86_64)
 #include "curve25519-x86_64-glue.c"
-#elif defined(ZINC_ASM_ARMV8) && !defined(ZINC_CURVE25519_FORCE_32BIT)
+#elif defined(ZINC_ASM_ARMV8)
 #include "curve25519-armv8-glue.c"
-#elif defined(ZINC_ASM_ARMV4) && !defined(ZINC_CURVE25519_FORCE_32BIT)
+#elif defined(ZINC_ASM_ARMV4)
 #include "curve25519-armv4-glue.c"
-#else
-static void curve25519_arch_choose(unsigned int features)
-{
-	(void)features;
-}
-
-static bool curve25519_arch(uint8_t out[CURVE25519_KEY_SIZE],
-			    const uint8_t scalar[CURVE25519_KEY_SIZE],
-			    const uint8_t u[CURVE25519_KEY_SIZE])
-{
-	(void)out;
-	(void)scalar;
-	(void)u;
-	return false;
-}
-
-static bool curve25519_base_arch(uint8_t pub[CURVE25519_KEY_SIZE],
-				 const uint8_t secret[CURVE25519_KEY_SIZE])
-{
-	(void)pub;
-	(void)secret;
-	return false;
-}
-
-static const char *curve25519_arch_name(void)
-{
-	return NULL;
-}
 #endif
+
+static const struct curve25519_path *curve25519_path;
 
 /* --- portable C: field arithmetic ---------------------------------------- */
 
@@ -594,7 +578,9 @@ bool curve25519(uint8_t shared[CURVE25519_KEY_SIZE], const uint8_t scalar[CURVE2
 {
 	static const uint8_t zero[CURVE25519_KEY_SIZE];
 
-	if (!curve25519_arch(shared, scalar, u))
+	if (curve25519_path != NULL)
+		curve25519_path->scalarmult(shared, scalar, u);
+	else
 		curve25519_generic(shared, scalar, u);
 	return !zinc_memeq(shared, zero, CURVE25519_KEY_SIZE);
 }
@@ -604,18 +590,24 @@ void curve25519_generate_public(uint8_t pub[CURVE25519_KEY_SIZE],
 {
 	static const uint8_t basepoint[CURVE25519_KEY_SIZE] = { 9 };
 
-	if (!curve25519_base_arch(pub, secret))
+	if (curve25519_path == NULL)
 		curve25519_generic(pub, secret, basepoint);
+	else if (curve25519_path->base == NULL)
+		curve25519_path->scalarmult(pub, secret, basepoint);
+	else
+		curve25519_path->base(pub, secret);
 }
 
 void zinc_curve25519_choose(unsigned int features)
 {
-	curve25519_arch_choose(features);
+#ifdef ZINC_HAVE_ASM
+	curve25519_path = ZINC_CHOOSE_PATH(curve25519_paths, features);
+#else
+	(void)features;
+#endif
 }
 
 const char *curve25519_implementation(void)
 {
-	const char *name = curve25519_arch_name();
-
-	return name ? name : "portable C (" FE_NAME ")";
+	return curve25519_path != NULL ? curve25519_path->path.name : "portable C (" FE_NAME ")";
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Shared by the primitives only: CPU features and the per-primitive choice. */
+/* Shared by the primitives only: CPU features and the choice of each one's path. */
 #ifndef ZINC_CRYPTO_INTERNAL_H
 #define ZINC_CRYPTO_INTERNAL_H
 
@@ -25,9 +25,41 @@ enum zinc_cpu_feature {
 extern unsigned int zinc_cpu_features;
 
 /*
- * Each primitive's dispatch point: called by zinc_init(), after the CPU
- * features are known, to let the arch glue pick its implementation using
- * only the given features (a subset of zinc_cpu_features).
+ * Sets zinc_cpu_features: what the CPU has, limited by ZINC_CPU (cpu.c).
+ * zinc_init() calls it once, before the self-test.
+ */
+void zinc_cpu_read(void);
+
+#if defined(ZINC_ASM_X86_64) || defined(ZINC_ASM_ARMV8) || defined(ZINC_ASM_ARMV4)
+#define ZINC_HAVE_ASM 1
+#endif
+
+/*
+ * Every arch glue is a table of its primitive's paths, fastest first, in
+ * the primitive's own struct whose first member is a struct zinc_path; the
+ * primitive's generic file defines that struct and states the contract
+ * its functions keep.  A path needs all of its features; none are needed
+ * by a path of the base architecture (the x86_64 MUL code).
+ */
+struct zinc_path {
+	unsigned int needs;	/* CPU features */
+	const char *name;	/* what zinc reports for the primitive */
+};
+
+/*
+ * The first of count entries of size bytes at paths whose needs are all
+ * among features; NULL (the portable C) if none is, and always for
+ * features 0: ZINC_CPU=none promises the portable C.
+ */
+const void *zinc_choose_path(const void *paths, size_t count, size_t size,
+			     unsigned int features);
+#define ZINC_CHOOSE_PATH(paths, features)					\
+	zinc_choose_path((paths), sizeof(paths) / sizeof((paths)[0]), sizeof((paths)[0]), \
+			 (features))
+
+/*
+ * Each primitive's dispatch point: keeps the path of its table that the
+ * given features (a subset of zinc_cpu_features) choose.
  */
 void zinc_chacha20_choose(unsigned int features);
 void zinc_poly1305_choose(unsigned int features);

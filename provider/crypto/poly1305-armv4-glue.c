@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Poly1305 on ARMv7 (generated/poly1305-armv4.S), #included by poly1305.c.
+ * Poly1305 on ARMv7 (generated/poly1305-armv4.S), #included by poly1305.c,
+ * which states what each function of a path does.
  *
- * Both paths share one layout of ctx->opaque (see perlasm/poly1305-armv4.pl):
+ * Both paths share one layout of st (see perlasm/poly1305-armv4.pl):
  * h in radix 2^32 between calls, so the scalar code takes any length.  Here,
  * around a NEON call, h goes to radix 2^26 (lane A; lane B starts at 0) and
  * back (the sum of the lanes), and the first NEON call of a context
@@ -13,37 +14,11 @@
 void zinc_poly1305_init_armv4(void *st, const uint8_t key[16]);
 void zinc_poly1305_blocks_armv4(void *st, const uint8_t *in, size_t len, uint32_t padbit);
 void zinc_poly1305_emit_armv4(const void *st, uint8_t mac[16], const uint32_t nonce[4]);
-/* len a non-zero multiple of 64, padbit 1. */
+/* len a non-zero multiple of 64, padbit 1, h in the lanes (below). */
 void zinc_poly1305_blocks_neon(void *st, const uint8_t *in, size_t len);
 
 /* Offsets in 32-bit words of st: see the generator. */
 enum { W_H = 0, W_R = 5, W_LANES = 16, W_POWERS = 32 };
-/* st[6] (64-bit) non-zero once the powers are valid. */
-enum { ST_POWERS_OK = 6 };
-
-/*
- * The NEON code takes 64 bytes at a time, the scalar code the rest.  No
- * hardware to measure on: thresholds from the estimates in the generator's
- * header.  On Cortex-A15 a 64-byte NEON iteration (~65 cycles) saves ~130
- * cycles against 4 scalar blocks (~190), on Cortex-A7 ~150 against ~300.
- * A call's fixed cost (~60 cycles: table loads, VPUSH/VPOP, the radix
- * conversions here) pays off from 64 bytes on and clearly from 128; a
- * fresh context's powers of r (~300-400 cycles in C) from 192-256.  So
- * 256 bytes for a fresh context, 128 once its powers are there.
- */
-#define POLY1305_NEON_MIN 256
-#define POLY1305_NEON_MIN_CACHED 128
-
-static bool poly1305_asm;
-static bool poly1305_neon;
-
-static void poly1305_arch_choose(unsigned int f)
-{
-	const unsigned int neon = ZINC_CPU_ARM_ASM | ZINC_CPU_ARM_NEON;
-
-	poly1305_asm = (f & ZINC_CPU_ARM_ASM) != 0;
-	poly1305_neon = (f & neon) == neon;
-}
 
 static uint32_t st_get(const void *st, size_t w)
 {
@@ -115,7 +90,7 @@ static void poly1305_powers(void *st)
 		st_put(st, W_POWERS + 10 * k + 9, 0);
 	}
 	zinc_memzero(p, sizeof(p));
-	((uint64_t *)st)[ST_POWERS_OK] = 1;
+	((uint64_t *)st)[POLY1305_POWERS_OK] = 1;
 }
 
 /* h, radix 2^32 (h4 <= 4), into lane A of the NEON state; lane B = 0. */
@@ -169,54 +144,32 @@ static void poly1305_from_lanes(void *st)
 	zinc_memzero(h, sizeof(h));
 }
 
-static bool poly1305_init_arch(void *opaque, const uint8_t key[16])
+static void poly1305_neon_blocks(void *st, const uint8_t *in, size_t len, uint32_t padbit)
 {
-	if (!poly1305_asm)
-		return false;
-	zinc_poly1305_init_armv4(opaque, key);
-	return true;
+	(void)padbit;
+	poly1305_to_lanes(st);
+	zinc_poly1305_blocks_neon(st, in, len);
+	poly1305_from_lanes(st);
 }
 
-static bool poly1305_blocks_arch(void *opaque, const uint8_t *in, size_t len,
-				 uint32_t padbit)
-{
-	uint64_t *st = opaque;
-
-	if (!poly1305_asm)
-		return false;
-	/*
-	 * Lengths and padbit (public) decide; the final padded block
-	 * (padbit 0) is a single block and takes the scalar code.
-	 */
-	if (poly1305_neon && padbit == 1 &&
-	    len >= (st[ST_POWERS_OK] ? POLY1305_NEON_MIN_CACHED : POLY1305_NEON_MIN)) {
-		const size_t n = len & ~(size_t)63;
-
-		if (!st[ST_POWERS_OK])
-			poly1305_powers(st);
-		poly1305_to_lanes(st);
-		zinc_poly1305_blocks_neon(st, in, n);
-		poly1305_from_lanes(st);
-		in += n;
-		len -= n;
-	}
-	if (len > 0)
-		zinc_poly1305_blocks_armv4(st, in, len, padbit);
-	return true;
-}
-
-static bool poly1305_emit_arch(void *opaque, uint8_t mac[POLY1305_MAC_SIZE],
-			       const uint32_t nonce[4])
-{
-	if (!poly1305_asm)
-		return false;
-	zinc_poly1305_emit_armv4(opaque, mac, nonce);
-	return true;
-}
-
-static const char *poly1305_arch_name(void)
-{
-	if (poly1305_neon)
-		return "ARMv7 NEON (radix 2^26) + scalar (radix 2^32)";
-	return poly1305_asm ? "ARMv7 scalar (radix 2^32)" : NULL;
-}
+/*
+ * The NEON code takes 64 bytes at a time, the scalar code the rest.  No
+ * hardware to measure on: thresholds from the estimates in the generator's
+ * header.  On Cortex-A15 a 64-byte NEON iteration (~65 cycles) saves ~130
+ * cycles against 4 scalar blocks (~190), on Cortex-A7 ~150 against ~300.
+ * A call's fixed cost (~60 cycles: table loads, VPUSH/VPOP, the radix
+ * conversions here) pays off from 64 bytes on and clearly from 128; a
+ * fresh context's powers of r (~300-400 cycles in C) from 192-256.  So
+ * 256 bytes for a fresh context, 128 once its powers are there.
+ */
+static const struct poly1305_path poly1305_paths[] = {
+	{ .path = { ZINC_CPU_ARM_ASM | ZINC_CPU_ARM_NEON,
+		    "ARMv7 NEON (radix 2^26) + scalar (radix 2^32)" },
+	  .init = zinc_poly1305_init_armv4, .blocks = zinc_poly1305_blocks_armv4,
+	  .emit = zinc_poly1305_emit_armv4,
+	  .powers = poly1305_powers, .vector = poly1305_neon_blocks,
+	  .unit = 64, .min = 256, .min_cached = 128 },
+	{ .path = { ZINC_CPU_ARM_ASM, "ARMv7 scalar (radix 2^32)" },
+	  .init = zinc_poly1305_init_armv4, .blocks = zinc_poly1305_blocks_armv4,
+	  .emit = zinc_poly1305_emit_armv4 },
+};

@@ -4,61 +4,61 @@
 #include "zinc/poly1305.h"
 #include "internal.h"
 
+/*
+ * Dispatch: the arch glue is a table poly1305_paths[] (internal.h) of these.
+ *
+ * A path owns the layout of ctx->opaque (st) from its init on: the choice
+ * is made once, by zinc_init(), so the same path's blocks and emit get
+ * that context.  init takes the first 16 bytes of the key (r; the generic
+ * code keeps s).  blocks takes len bytes, a multiple of 16 (0 allowed);
+ * padbit is 1 for full message blocks and 0 for the final padded one.
+ * emit writes (h + s) mod 2^128, s being nonce.
+ *
+ * Optional, for long runs: vector(st, in, len, 1) with len a non-zero
+ * multiple of unit, used from min bytes on (min_cached once the context's
+ * powers of r exist: powers(st) computes them and sets 64-bit word
+ * POLY1305_POWERS_OK of st, which init clears).  A length, never a secret,
+ * decides.  The final padded block (padbit 0) is one block, always
+ * scalar.
+ */
+enum { POLY1305_POWERS_OK = 6 };
+
+struct poly1305_path {
+	struct zinc_path path;
+	void (*init)(void *st, const uint8_t key[16]);
+	void (*blocks)(void *st, const uint8_t *in, size_t len, uint32_t padbit);
+	void (*emit)(const void *st, uint8_t mac[POLY1305_MAC_SIZE], const uint32_t nonce[4]);
+	void (*powers)(void *st);
+	void (*vector)(void *st, const uint8_t *in, size_t len, uint32_t padbit);
+	size_t unit, min, min_cached;
+};
+
 #if defined(ZINC_ASM_X86_64)
 #include "poly1305-x86_64-glue.c"
 #elif defined(ZINC_ASM_ARMV8)
 #include "poly1305-armv8-glue.c"
 #elif defined(ZINC_ASM_ARMV4)
 #include "poly1305-armv4-glue.c"
-#else
-/*
- * Dispatch point: the arch glue replaces this section.
- *
- * The portable and arch layouts of ctx->opaque differ: an arch
- * implementation whose init accepted a context owns ctx->opaque from then
- * on, and its blocks and emit must accept that context too (the choice is
- * made once, by zinc_init(), so they do).  blocks takes whole 16-byte
- * blocks; padbit is 1 for full message blocks and 0 for the final padded
- * one.  emit writes (h + s) mod 2^128, s being ctx->nonce.  Returning false
- * means "not handled": the portable code runs instead.
- */
-static void poly1305_arch_choose(unsigned int features)
-{
-	(void)features;
-}
-
-static bool poly1305_init_arch(void *opaque, const uint8_t key[16])
-{
-	(void)opaque;
-	(void)key;
-	return false;
-}
-
-static bool poly1305_blocks_arch(void *opaque, const uint8_t *in, size_t len,
-				 uint32_t padbit)
-{
-	(void)opaque;
-	(void)in;
-	(void)len;
-	(void)padbit;
-	return false;
-}
-
-static bool poly1305_emit_arch(void *opaque, uint8_t mac[POLY1305_MAC_SIZE],
-			       const uint32_t nonce[4])
-{
-	(void)opaque;
-	(void)mac;
-	(void)nonce;
-	return false;
-}
-
-static const char *poly1305_arch_name(void)
-{
-	return NULL;
-}
-
 #endif
+
+static const struct poly1305_path *poly1305_path;
+
+static void poly1305_blocks_arch(const struct poly1305_path *p, uint64_t st[48],
+				 const uint8_t *in, size_t len, uint32_t padbit)
+{
+	if (p->vector != NULL && padbit == 1 &&
+	    len >= (st[POLY1305_POWERS_OK] ? p->min_cached : p->min)) {
+		const size_t n = len & ~(p->unit - 1);
+
+		if (!st[POLY1305_POWERS_OK])
+			p->powers(st);
+		p->vector(st, in, n, padbit);
+		in += n;
+		len -= n;
+	}
+	if (len > 0)
+		p->blocks(st, in, len, padbit);
+}
 
 /* --- portable C ---------------------------------------------------------- */
 
@@ -299,7 +299,9 @@ static void poly1305_emit_generic(const uint64_t *st, uint8_t mac[POLY1305_MAC_S
 static void poly1305_blocks(struct poly1305_ctx *ctx, const uint8_t *in, size_t len,
 			    uint32_t padbit)
 {
-	if (!poly1305_blocks_arch(ctx->opaque, in, len, padbit))
+	if (poly1305_path != NULL)
+		poly1305_blocks_arch(poly1305_path, ctx->opaque, in, len, padbit);
+	else
 		poly1305_blocks_generic(ctx->opaque, in, len, padbit);
 }
 
@@ -307,7 +309,9 @@ void poly1305_init(struct poly1305_ctx *ctx, const uint8_t key[POLY1305_KEY_SIZE
 {
 	size_t i;
 
-	if (!poly1305_init_arch(ctx->opaque, key))
+	if (poly1305_path != NULL)
+		poly1305_path->init(ctx->opaque, key);
+	else
 		poly1305_init_generic(ctx->opaque, key);
 	for (i = 0; i < 4; i++)
 		ctx->nonce[i] = zinc_load_le32(key + 16 + 4 * i);
@@ -353,7 +357,9 @@ void poly1305_final(struct poly1305_ctx *ctx, uint8_t mac[POLY1305_MAC_SIZE])
 		memset(ctx->buf + ctx->buflen + 1, 0, POLY1305_BLOCK_SIZE - ctx->buflen - 1);
 		poly1305_blocks(ctx, ctx->buf, POLY1305_BLOCK_SIZE, 0);
 	}
-	if (!poly1305_emit_arch(ctx->opaque, mac, ctx->nonce))
+	if (poly1305_path != NULL)
+		poly1305_path->emit(ctx->opaque, mac, ctx->nonce);
+	else
 		poly1305_emit_generic(ctx->opaque, mac, ctx->nonce);
 	zinc_memzero(ctx, sizeof(*ctx));
 }
@@ -370,12 +376,14 @@ void poly1305(uint8_t mac[POLY1305_MAC_SIZE], const uint8_t *in, size_t len,
 
 void zinc_poly1305_choose(unsigned int features)
 {
-	poly1305_arch_choose(features);
+#ifdef ZINC_HAVE_ASM
+	poly1305_path = ZINC_CHOOSE_PATH(poly1305_paths, features);
+#else
+	(void)features;
+#endif
 }
 
 const char *poly1305_implementation(void)
 {
-	const char *name = poly1305_arch_name();
-
-	return name ? name : POLY1305_GENERIC_NAME;
+	return poly1305_path != NULL ? poly1305_path->path.name : POLY1305_GENERIC_NAME;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The load-time self-test, run by zinc_init() in place of choosing each
- * primitive's path outright.
+ * zinc_init() and the load-time self-test it runs in place of choosing each
+ * primitive's path outright; the table of primitives.
  *
  * For each primitive, the portable C (what the glue chooses with no
  * features) runs first: its first outputs must be the published answers
@@ -25,6 +25,7 @@
  * (the portable C fails).  Unknown names are ignored.
  */
 #include "config.h"
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "zinc/blake2s.h"
@@ -478,18 +479,32 @@ struct primitive {
 	const char *published;	/* hex: run()'s first outputs */
 };
 
-/* Poly1305 first: the AEAD checks of chacha20_run() use the path it keeps. */
-static const struct primitive primitives[] = {
-	{ "poly1305", zinc_poly1305_choose, poly1305_implementation, poly1305_run,
-	  poly1305_published },
-	{ "chacha20", zinc_chacha20_choose, chacha20_implementation, chacha20_run,
-	  chacha20_published },
-	{ "blake2s", zinc_blake2s_choose, blake2s_implementation, blake2s_run,
-	  blake2s_published },
-	{ "curve25519", zinc_curve25519_choose, curve25519_implementation, curve25519_run,
-	  curve25519_published },
+static const struct primitive primitives[ZINC_PRIMITIVE_COUNT] = {
+	[ZINC_CHACHA20] = { "chacha20", zinc_chacha20_choose, chacha20_implementation,
+			    chacha20_run, chacha20_published },
+	[ZINC_POLY1305] = { "poly1305", zinc_poly1305_choose, poly1305_implementation,
+			    poly1305_run, poly1305_published },
+	[ZINC_BLAKE2S] = { "blake2s", zinc_blake2s_choose, blake2s_implementation,
+			   blake2s_run, blake2s_published },
+	[ZINC_CURVE25519] = { "curve25519", zinc_curve25519_choose, curve25519_implementation,
+			      curve25519_run, curve25519_published },
 };
-#define NPRIMITIVES (sizeof(primitives) / sizeof(primitives[0]))
+#define NPRIMITIVES ZINC_PRIMITIVE_COUNT
+
+/* Poly1305 first: the AEAD checks of chacha20_run() use the path it keeps. */
+static const enum zinc_primitive test_order[NPRIMITIVES] = {
+	ZINC_POLY1305, ZINC_CHACHA20, ZINC_BLAKE2S, ZINC_CURVE25519
+};
+
+const char *zinc_primitive_name(enum zinc_primitive p)
+{
+	return primitives[p].name;
+}
+
+const char *zinc_primitive_implementation(enum zinc_primitive p)
+{
+	return primitives[p].implementation();
+}
 
 /* ZINC_SELFTEST_FAIL, per primitive. */
 struct fault {
@@ -663,12 +678,28 @@ bool zinc_selftest(unsigned int features)
 	make_pattern();
 	memset(results, 0, sizeof(results));
 	for (i = 0; i < NPRIMITIVES; i++) {
-		results[i].passed = test_primitive(&primitives[i], features, &faults[i],
-						   &results[i]);
-		passed &= results[i].passed;
-		make_note(&results[i]);
+		const enum zinc_primitive p = test_order[i];
+
+		results[p].passed = test_primitive(&primitives[p], features, &faults[p],
+						   &results[p]);
+		passed &= results[p].passed;
+		make_note(&results[p]);
 	}
 	return passed;
+}
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+/* The CPU's features, then each primitive's path: the fastest that passes. */
+static void init_once_fn(void)
+{
+	zinc_cpu_read();
+	zinc_selftest(zinc_cpu_features);
+}
+
+void zinc_init(void)
+{
+	pthread_once(&init_once, init_once_fn);
 }
 
 static const struct result *result(const char *primitive)
