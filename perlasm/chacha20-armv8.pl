@@ -103,6 +103,8 @@ use zinc_arm;
 my $file = asm_open(@ARGV);
 
 my ($dst, $src, $nblk, $state) = ('x0', 'x1', 'x2', 'x3');
+my ($arg_first, $arg_last) = ('x4', 'x5');	# chacha20_neon's 5th, 6th arguments
+my ($out, $nonce, $key) = ('x0', 'x1', 'x2');	# hchacha20_a64's arguments
 my @w = map { "w$_" } (5 .. 17, 19, 20, 21);	# scalar words 0..15
 my $sctr = 'w4';				# scalar block counter
 my $rnd = 'x26';				# round counter
@@ -110,14 +112,19 @@ my @ft = ('x24', 'x25');			# scalar temporaries
 my ($first, $last, $zero) = ('x22', 'x23', 'x28');	# chacha20_neon's raw blocks
 my ($bsrc, $bdst) = ('x27', 'x26');		# a block's source, destination
 my $vptr = 'x27';
+my $sigptr = 'x24';				# hchacha20_a64's sigma pointer
+my @v = map { "v$_" } (0 .. 15);		# vector words 0..15 (ld4r: 4 in a row)
 my @vt = map { "v$_" } (16 .. 19);		# quarter-round temporaries
 my ($vrot8, $vstep, $vctr) = ('v20', 'v21', 'v22');
+my @vf = map { "v$_" } (23 .. 30);		# feed-forward / transpose temporaries
+my @vsaved = map { "d$_" } (8 .. 15);		# callee-saved halves of v8-v15
 
 # The four quarter rounds of a column round, then of a diagonal round.
 my @halves = ([[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]],
 	      [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]]);
 
 sub w32 { my ($r) = @_; $r =~ s/^x/w/; return $r; }
+sub x64 { my ($r) = @_; $r =~ s/^w/x/; return $r; }
 
 # One double round on the scalar words, as a list of instructions: each
 # half issues step by step across its four independent quarter rounds.
@@ -139,7 +146,7 @@ sub scalar_dround {
 sub neon_dround {
 	my @ins;
 	for my $h (@halves) {
-		my @q = map { [map { "v$_" } @$_] } @$h;
+		my @q = map { [@v[@$_]] } @$h;
 		my @t = @vt;
 		my $each = sub { my ($f) = @_; push @ins, map { $f->(@{$q[$_]}, $t[$_]) } 0 .. 3; };
 		$each->(sub { "add\t$_[0].4s, $_[0].4s, $_[1].4s" });
@@ -212,7 +219,7 @@ sub scalar_store {
 	code("\tadd\t$w[12], $w[12], $sctr\n\tldr\t$t[0], [$state, #52]\n");
 	code("\tadd\t$w[13], $w[13], $t[0]\n\tldp\t$t[0], $t[1], [$state, #56]\n");
 	code("\tadd\t$w[14], $w[14], $t[0]\n\tadd\t$w[15], $w[15], $t[1]\n");
-	my @x = map { my $r = $_; $r =~ s/^w/x/; $r } @w;
+	my @x = map { x64($_) } @w;
 	code("\tadd\t$x[$_], $x[$_], $x[$_ + 1], lsl #32\n") for map { 2 * $_ } 0 .. 7;
 	for my $p (0 .. 3) {
 		code(<<___);
@@ -249,13 +256,14 @@ sub block_end {
 ___
 }
 
-sub ld4r_list { my ($r) = @_; return '{' . join(', ', map { "v$_.4s" } $r .. $r + 3) . '}'; }
+# ld4r's register list: four registers in a row.
+sub ld4r_list { return '{' . join(', ', map { "$_.4s" } @_) . '}'; }
 
 # The vector input: each state word in all four lanes, counters from $vctr.
 sub neon_load {
 	code("\tmov\t$vptr, $state\n");
-	code("\tld4r\t" . ld4r_list(4 * $_) . ", [$vptr], #16\n") for 0 .. 3;
-	code("\tmov\tv12.16b, $vctr.16b\n");
+	code("\tld4r\t" . ld4r_list(@v[4 * $_ .. 4 * $_ + 3]) . ", [$vptr], #16\n") for 0 .. 3;
+	code("\tmov\t$v[12].16b, $vctr.16b\n");
 }
 
 # Feed-forward, transpose, and the stores of the four blocks (see
@@ -263,19 +271,19 @@ sub neon_load {
 sub neon_store {
 	my ($partial, $done) = @_;
 	code("\tmov\t$vptr, $state\n");
-	my @sets = ([16 .. 19], [23 .. 26], [27 .. 30], [16 .. 19]);
+	my @sets = ([@vt], [@vf[0 .. 3]], [@vf[4 .. 7]], [@vt]);
 	for my $g (0 .. 3) {
-		my @s = map { "v$_" } @{$sets[$g]};
-		code("\tld4r\t{" . join(', ', map { "$_.4s" } @s) . "}, [$vptr], #16\n");
+		my @s = @{$sets[$g]};
+		code("\tld4r\t" . ld4r_list(@s) . ", [$vptr], #16\n");
 		for my $k (0 .. 3) {
 			my $i = 4 * $g + $k;
 			my $add = $i == 12 ? $vctr : $s[$k];
-			code("\tadd\tv$i.4s, v$i.4s, $add.4s\n");
+			code("\tadd\t$v[$i].4s, $v[$i].4s, $add.4s\n");
 		}
 	}
 	for my $g (0 .. 3) {
-		my @r = map { "v" . (4 * $g + $_) } 0 .. 3;
-		my @t = map { "v$_" } ($g % 2 ? (27 .. 30) : (23 .. 26));
+		my @r = @v[4 * $g .. 4 * $g + 3];
+		my @t = $g % 2 ? @vf[4 .. 7] : @vf[0 .. 3];
 		code(<<___);
 	zip1	$t[0].4s, $r[0].4s, $r[1].4s
 	zip2	$t[1].4s, $r[0].4s, $r[1].4s
@@ -293,7 +301,7 @@ ___
 		code("\tcbz\t$nblk, $done\n") if $partial && $j > 0;
 		block_begin();
 		code("\tld1\t$in, [$bsrc], #64\n");
-		code("\teor\t$vt[$_].16b, $vt[$_].16b, v" . (4 * $_ + $j) . ".16b\n") for 0 .. 3;
+		code("\teor\t$vt[$_].16b, $vt[$_].16b, $v[4 * $_ + $j].16b\n") for 0 .. 3;
 		code("\tst1\t$in, [$bdst], #64\n");
 		block_end();
 	}
@@ -302,7 +310,7 @@ ___
 # --- chacha20_a64_1 -----------------------------------------------------
 {
 	my $loop = local_label('chacha20_a64_1_loop');
-	my @saved = qw(x19 x20 x21 x24 x25 x26);
+	my @saved = ((map { x64($_) } @w[13 .. 15]), @ft, $rnd);
 	function_begin('zinc_chacha20_a64_1');
 	code(save_regs(@saved));
 	code(<<___);
@@ -327,20 +335,20 @@ ___
 	my $loop = local_label('chacha20_neon_loop5');
 	my $tail = local_label('chacha20_neon_tail');
 	my $done = local_label('chacha20_neon_done');
-	my @saved = ((map { "d$_" } 8 .. 15), (map { "x$_" } 19 .. 28));
+	my @saved = (@vsaved, (map { x64($_) } @w[13 .. 15]), $first, $last, @ft, $bdst, $bsrc, $zero);
 	function_begin('zinc_chacha20_neon');
 	code(save_regs(@saved));
 	code(<<___);
-	mov	$first, x4
-	mov	$last, x5
+	mov	$first, $arg_first
+	mov	$last, $arg_last
 	adr	$vptr, $consts
 	ld1	{$vrot8.16b}, [$vptr], #16
 	ld1	{$vstep.4s}, [$vptr], #16
 	mov	$zero, $vptr
-	ldr	w24, [$state, #48]
-	dup	$vctr.4s, w24
+	ldr	@{[w32($ft[0])]}, [$state, #48]
+	dup	$vctr.4s, @{[w32($ft[0])]}
 	add	$vctr.4s, $vctr.4s, $vstep.4s
-	add	$sctr, w24, #4
+	add	$sctr, @{[w32($ft[0])]}, #4
 	movi	$vstep.4s, #5
 	cmp	$nblk, #5
 	b.lo	$tail
@@ -380,15 +388,14 @@ ___
 
 # --- hchacha20_a64 ------------------------------------------------------
 {
-	my ($out, $nonce, $key) = ('x0', 'x1', 'x2');
 	my $sigma = local_label('hchacha20_sigma');
-	my @saved = qw(x19 x20 x21 x24 x26);
+	my @saved = ((map { x64($_) } @w[13 .. 15]), $sigptr, $rnd);
 	function_begin('zinc_hchacha20_a64');
 	code(save_regs(@saved));
 	code(<<___);
-	adr	x24, $sigma
-	ldp	$w[0], $w[1], [x24]
-	ldp	$w[2], $w[3], [x24, #8]
+	adr	$sigptr, $sigma
+	ldp	$w[0], $w[1], [$sigptr]
+	ldp	$w[2], $w[3], [$sigptr, #8]
 	ldp	$w[4], $w[5], [$key]
 	ldp	$w[6], $w[7], [$key, #8]
 	ldp	$w[8], $w[9], [$key, #16]
