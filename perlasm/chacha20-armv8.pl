@@ -117,7 +117,6 @@ my @v = map { "v$_" } (0 .. 15);		# vector words 0..15 (ld4r: 4 in a row)
 my @vt = map { "v$_" } (16 .. 19);		# quarter-round temporaries
 my ($vrot8, $vstep, $vctr) = ('v20', 'v21', 'v22');
 my @vf = map { "v$_" } (23 .. 30);		# feed-forward / transpose temporaries
-my @vsaved = map { "d$_" } (8 .. 15);		# callee-saved halves of v8-v15
 
 # The four quarter rounds of a column round, then of a diagonal round.
 my @halves = ([[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]],
@@ -125,6 +124,66 @@ my @halves = ([[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]],
 
 sub w32 { my ($r) = @_; $r =~ s/^x/w/; return $r; }
 sub x64 { my ($r) = @_; $r =~ s/^w/x/; return $r; }
+
+# Dies unless the registers named (x and w of one register alike), all
+# live at the same time, are distinct: the roles that share a register
+# are the ones whose lifetimes do not meet.
+sub distinct {
+	my ($when, @regs) = @_;
+	my %seen;
+	for my $r (map { x64($_) } @regs) {
+		die "$0: $r has two roles $when\n" if $seen{$r}++;
+	}
+}
+distinct('in the scalar rounds', $dst, $src, $nblk, $state, @w, $sctr, $rnd);
+distinct('in the 4 + 1 rounds', $dst, $src, $nblk, $state, $first, $last, $zero, @w, $sctr, $rnd);
+distinct('in neon_load/neon_store', $dst, $src, $nblk, $state, $first, $last, $zero, @w, $sctr, $vptr);
+distinct("in the fifth block's store", $dst, $src, $nblk, $state, $first, $last, $zero, @w, $sctr,
+	 $bsrc, $bdst, @ft);
+distinct("in chacha20_neon's prologue", $dst, $src, $nblk, $state, $arg_first, $arg_last, $first, $last);
+distinct("in chacha20_neon's prologue", $dst, $src, $nblk, $state, $first, $last, $vptr, $zero, $sctr, $ft[0]);
+distinct('in hchacha20_a64', $out, $nonce, $key, @w[0 .. 3], $sigptr);
+distinct('in hchacha20_a64', $out, $nonce, $key, @w, $rnd);
+
+# The callee-saved registers among those named (x19-x28, and d8-d15 for
+# v8-v15), each once: d first, then x, in ascending order.
+sub callee_saved {
+	my %s;
+	for (@_) {
+		my $r = /^[vdq](\d+)$/ ? "d$1" : x64($_);
+		$s{$r} = 1 if $r =~ /^x(\d+)$/ ? $1 >= 19 && $1 <= 28 : $r =~ /^d(\d+)$/ && $1 >= 8 && $1 <= 15;
+	}
+	return sort { substr($a, 0, 1) cmp substr($b, 0, 1) || substr($a, 1) <=> substr($b, 1) } keys %s;
+}
+
+# Emits the function $name: the code that &$gen writes through code(),
+# between save_regs(@$saved) and restore_regs(@$saved) (their CFI with
+# them).  Dies unless @$saved names exactly the callee-saved registers
+# that the code names (so a register that bypasses the map is caught), or
+# if the code names x18 (the platform register on Apple), x29, x30 or sp.
+sub leaf_function {
+	my ($name, $saved, $gen) = @_;
+	my $body = '';
+	{
+		no warnings 'redefine';
+		local *code = sub { $body .= $_[0]; };
+		$gen->();
+	}
+	my @named;
+	while ($body =~ /\b([xwvqdsbh])(\d+)\b/g) {
+		my ($k, $n) = ($1, $2);
+		die "$0: $name names $k$n\n" if $k =~ /[xw]/ && ($n == 18 || $n >= 29);
+		push @named, "$k$n";
+	}
+	die "$0: $name names sp\n" if $body =~ /\b(sp|wsp|fp|lr)\b/;
+	my ($want, $got) = (join(' ', callee_saved(@$saved)), join(' ', callee_saved(@named)));
+	die "$0: $name saves ($want) but uses ($got)\n" unless $want eq $got && @$saved == split(' ', $want);
+	function_begin($name);
+	code(save_regs(@$saved));
+	code($body);
+	code(restore_regs(@$saved) . "\tret\n");
+	function_end($name);
+}
 
 # One double round on the scalar words, as a list of instructions: each
 # half issues step by step across its four independent quarter rounds.
@@ -310,23 +369,21 @@ ___
 # --- chacha20_a64_1 -----------------------------------------------------
 {
 	my $loop = local_label('chacha20_a64_1_loop');
-	my @saved = ((map { x64($_) } @w[13 .. 15]), @ft, $rnd);
-	function_begin('zinc_chacha20_a64_1');
-	code(save_regs(@saved));
-	code(<<___);
+	my @saved = callee_saved(@w, $sctr, $rnd, @ft);
+	leaf_function('zinc_chacha20_a64_1', \@saved, sub {
+		code(<<___);
 	ldr	$sctr, [$state, #48]
 $loop:
 ___
-	scalar_load();
-	round_loop('chacha20_a64_1_rounds', 0, 1);
-	scalar_store($src, $dst);
-	code(<<___);
+		scalar_load();
+		round_loop('chacha20_a64_1_rounds', 0, 1);
+		scalar_store($src, $dst);
+		code(<<___);
 	add	$sctr, $sctr, #1
 	subs	$nblk, $nblk, #1
 	b.ne	$loop
 ___
-	code(restore_regs(@saved) . "\tret\n");
-	function_end('zinc_chacha20_a64_1');
+	});
 }
 
 # --- chacha20_neon ------------------------------------------------------
@@ -335,10 +392,10 @@ ___
 	my $loop = local_label('chacha20_neon_loop5');
 	my $tail = local_label('chacha20_neon_tail');
 	my $done = local_label('chacha20_neon_done');
-	my @saved = (@vsaved, (map { x64($_) } @w[13 .. 15]), $first, $last, @ft, $bdst, $bsrc, $zero);
-	function_begin('zinc_chacha20_neon');
-	code(save_regs(@saved));
-	code(<<___);
+	my @saved = callee_saved(@v, @vt, $vrot8, $vstep, $vctr, @vf, @w, $sctr, $rnd, @ft, $first, $last,
+				 $zero, $bsrc, $bdst, $vptr);
+	leaf_function('zinc_chacha20_neon', \@saved, sub {
+		code(<<___);
 	mov	$first, $arg_first
 	mov	$last, $arg_last
 	adr	$vptr, $consts
@@ -354,14 +411,14 @@ ___
 	b.lo	$tail
 $loop:
 ___
-	neon_load();
-	scalar_load();
-	round_loop('chacha20_neon_rounds5', 1, 1);
-	neon_store(0, $done);
-	block_begin();
-	scalar_store($bsrc, $bdst);
-	block_end();
-	code(<<___);
+		neon_load();
+		scalar_load();
+		round_loop('chacha20_neon_rounds5', 1, 1);
+		neon_store(0, $done);
+		block_begin();
+		scalar_store($bsrc, $bdst);
+		block_end();
+		code(<<___);
 	add	$sctr, $sctr, #5
 	add	$vctr.4s, $vctr.4s, $vstep.4s
 	cmp	$nblk, #5
@@ -369,11 +426,11 @@ ___
 $tail:
 	cbz	$nblk, $done
 ___
-	neon_load();
-	round_loop('chacha20_neon_rounds4', 1, 0);
-	neon_store(1, $done);
-	code("$done:\n" . restore_regs(@saved) . "\tret\n");
-	function_end('zinc_chacha20_neon');
+		neon_load();
+		round_loop('chacha20_neon_rounds4', 1, 0);
+		neon_store(1, $done);
+		code("$done:\n");
+	});
 
 	# tbl index of a left rotation by 8 of each 32-bit lane; lane
 	# numbers; the zero block that raw blocks are XORed with.
@@ -389,10 +446,9 @@ ___
 # --- hchacha20_a64 ------------------------------------------------------
 {
 	my $sigma = local_label('hchacha20_sigma');
-	my @saved = ((map { x64($_) } @w[13 .. 15]), $sigptr, $rnd);
-	function_begin('zinc_hchacha20_a64');
-	code(save_regs(@saved));
-	code(<<___);
+	my @saved = callee_saved(@w, $sigptr, $rnd);
+	leaf_function('zinc_hchacha20_a64', \@saved, sub {
+		code(<<___);
 	adr	$sigptr, $sigma
 	ldp	$w[0], $w[1], [$sigptr]
 	ldp	$w[2], $w[3], [$sigptr, #8]
@@ -403,15 +459,14 @@ ___
 	ldp	$w[12], $w[13], [$nonce]
 	ldp	$w[14], $w[15], [$nonce, #8]
 ___
-	round_loop('hchacha20_rounds', 0, 1);
-	code(<<___);
+		round_loop('hchacha20_rounds', 0, 1);
+		code(<<___);
 	stp	$w[0], $w[1], [$out]
 	stp	$w[2], $w[3], [$out, #8]
 	stp	$w[12], $w[13], [$out, #16]
 	stp	$w[14], $w[15], [$out, #24]
 ___
-	code(restore_regs(@saved) . "\tret\n");
-	function_end('zinc_hchacha20_a64');
+	});
 	code(<<___);
 .p2align	4
 $sigma:
