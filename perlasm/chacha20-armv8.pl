@@ -85,9 +85,13 @@
 #   Work per double round: scalar 8 quarter rounds x 12 ALU ops = 96 for
 #   one block, a chain of 12 dependent ops per quarter round; NEON 8 x 14 =
 #   112 vector ops (4 add, 4 eor, rev32, tbl, 2 shl, 2 sri) for four
-#   blocks, a chain of 14 dependent ops per quarter round.  Per pass beside
-#   the rounds: ~100 vector ops (ld4r, feed-forward, zip transpose, XOR),
-#   ~55 scalar ones per scalar block.
+#   blocks, a chain of 14 dependent ops per quarter round.  Per 4 + 1
+#   pass beside the rounds (counted in the generated code): 82 vector ops
+#   (ld4r, feed-forward, zip transpose, XOR) and 113 scalar ones, of which
+#   57 load, feed forward and XOR the scalar block, 50 pick the 5 blocks'
+#   sources and destinations, and the rest keep the loop.  Per call: the
+#   callee-saved registers' saves and restores, 2 + 2 instructions in
+#   chacha20_a64_1, 1 + 1 in hchacha20_a64, 9 + 9 in chacha20_neon.
 #   Cortex-A72 (3-wide decode, 2 integer ALUs of latency 1, 2 ASIMD pipes
 #   of latency 3 with shifts on one):
 #     scalar   a half round is throughput-bound: 48 ops / 2 = 24 cycles;
