@@ -14,18 +14,11 @@ set -u
 builddir=${ZINC_BUILDDIR:?}
 read -r -a nm <<<"${ZINC_NM:-nm}"
 
-perl -w - "$builddir" "${nm[@]}" <<'PERL'
+perl -w -I"${ZINC_SRCDIR:?}/test" - "$builddir" "${nm[@]}" <<'PERL'
 use strict;
+use zt_tap;
 
 my ($builddir, @nm) = @ARGV;
-my ($n, $failed) = (0, 0);
-sub tap {
-	my ($ok, $what, @diag) = @_;
-	$n++;
-	$failed++ unless $ok;
-	print(($ok ? "ok" : "not ok"), " $n - $what\n");
-	print "# $_\n" for $ok ? () : @diag;
-}
 
 # libtool's objects: generated/.libs/X.o, provider/crypto/.libs/libzinccrypto_la-X.o,
 # provider/.libs/zinc_la-X.o.  Named here by their source, with their layer.
@@ -102,6 +95,5 @@ for my $o (sort keys %layer) {
 }
 tap(!@circle, scalar(keys %layer) . " objects, no circle among them",
     "circle: " . join(' -> ', @circle));
-print "1..$n\n";
-exit($failed != 0);
+exit(tap_done() ? 0 : 1);
 PERL

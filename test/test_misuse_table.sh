@@ -4,19 +4,21 @@
 # Walks docs/misuse.md against the tests (TAP: a line per table and one per
 # program, as the programs count the misuses themselves).  The misuse
 # programs run here; every row of the document's tables must match an "ok"
-# line of its program: a row with a reason needs a line that gives exactly that reason
-# (and, when the line shows it, the same return value; a line saying zinc
-# is stricter than default needs the row to say so too), a row without one
-# ("—") needs a line with exactly its text.  Conversely, every line of those
-# programs that gives a zinc reason ('fails with "REASON"', 'zinc says',
-# 'zinc raised', "the error is zinc's") must be a row of the document.
+# line of its program: a row with a reason needs a line that gives exactly
+# that reason (and, when the line shows it, the same return value; a line
+# saying zinc is stricter than default needs the row to say so too), a row
+# without one ("—") needs a line with exactly its text.  Conversely, every
+# line of those programs that gives a zinc reason ('fails with "REASON"',
+# 'zinc says', 'zinc raised', "the error is zinc's") must be a row of the
+# document.
 #
 # A table belongs to the program named by the comment above it:
 #   <!-- misuse-table: PROGRAM prefix="TEXT" [since="MAJOR.MINOR"] -->
-# (since: the rows need that OpenSSL or later, and are skipped on an older
-# one, the libcrypto of ZINC_CRYPTO_VERSION) and a row's first cell, after that prefix, is the TAP line's text before
+# and a row's first cell, after that prefix, is the TAP line's text before
 # its reason (a cell starting with "… " takes no prefix).  Columns: misuse |
-# returns | reason | against default.
+# returns | reason | against default.  A table with since= is checked only
+# on that OpenSSL or later (ZINC_CRYPTO_VERSION, the configured libcrypto),
+# and is a skip before.
 #
 # Environment (from Makefile.am): ZINC_BUILDDIR, ZINC_SRCDIR,
 # ZINC_CRYPTO_VERSION and what the programs need.
@@ -37,22 +39,14 @@ for p in "${programs[@]}"; do
 	"$builddir/test/$p" >"$tmp/$p" 2>&1
 done
 
-perl -w - "$doc" "$tmp" "${ZINC_CRYPTO_VERSION:?}" "${programs[@]}" <<'EOF'
+perl -w -I"${ZINC_SRCDIR:?}/test" - "$doc" "$tmp" "${ZINC_CRYPTO_VERSION:?}" "${programs[@]}" <<'EOF'
 use strict;
+use zt_tap;
 
 my ($doc, $dir, $running, @programs) = @ARGV;
 my ($major, $minor) = $running =~ /^(\d+)\.(\d+)/ or die "version \"$running\"?\n";
 my $marker = qr/(?:fails with|zinc says|zinc raised|the error is zinc's) "([^"]*)"/;
 my (%lines, %refusals);	# program -> text -> 1; program -> key -> [reason, ret, strict]
-my ($n, $failed) = (0, 0);
-
-sub tap {
-	my ($ok, $what, @diag) = @_;
-	$n++;
-	$failed++ unless $ok;
-	print(($ok ? "ok" : "not ok"), " $n - $what\n");
-	print "# $_\n" for $ok ? () : @diag;
-}
 
 # The programs' "ok" lines: a refusal's key is the text before its reason,
 # or the line before it when nothing precedes the reason.
@@ -137,9 +131,8 @@ for my $p (grep { $rows{$_} } @programs) {
 }
 for my $p (grep { $later{$_} } @programs) {
 	for my $v (sort keys %{$later{$p}}) {
-		$n++;
-		print "ok $n # SKIP docs/misuse.md: the $later{$p}{$v} rows for $p need OpenSSL " .
-		      "$v, this is $running\n";
+		tap_skip("docs/misuse.md: the $later{$p}{$v} rows for $p need OpenSSL $v, " .
+			 "this is $running");
 	}
 }
 
@@ -150,7 +143,6 @@ for my $p (@programs) {
 	    " refusals with a reason is in the table",
 	    map { "missing: \"$_\" fails with \"$refusals{$p}{$_}[0]\"" } @missing);
 }
-print "1..$n\n";
-exit($failed != 0);
+exit(tap_done() ? 0 : 1);
 EOF
 exit $?
