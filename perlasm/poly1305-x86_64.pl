@@ -85,9 +85,10 @@ my $file = asm_open(@ARGV);
 # message add.  t0 and t1 are ready well before t2, so t + m starts early and
 # only "+ 5 floor(t2/4)" waits for t2: the next h0 is ready two adds after
 # 5 floor(t2/4) instead of three, h1 and h2 likewise one step earlier.  The
-# code runs  h += m (first block);  loop { t = h r; done? ; h = fold(t) + m },
-# one branch a block, and the last fold (no message) is the epilogue's.
-# The loop ends on an end pointer (in + len) compared with in, not a counter.
+# code runs  h += m; t = h r;  then, while blocks are left,  h = fold(t) + m;
+# t = h r  (one branch a block), and last  h = fold(t)  and the store.  The
+# loop ends on an end pointer (in + len) compared with in, not a counter,
+# and lies after the ret: a one-block call takes no branch.
 #
 # r0, r1 and s1 stay in st[3..5] and are multiplied from memory: the loads
 # do not depend on h, so they issue early and cost no latency, and the three
@@ -145,7 +146,6 @@ sub scalar_prologue {
 	adcq	8($inp), $h1
 	adcq	$pad, $h2
 	leaq	16($inp), $inp
-	jmp	2f
 ___
 }
 
@@ -169,18 +169,28 @@ sub scalar_fold {
 	return $s;
 }
 
-# The loop's tail and the epilogue: one more block?  Then fold it in and go
-# round; else fold alone, store h and return.
-sub scalar_loop_end {
-	my ($h0, $h1, $h2, $t0, $t1, $t2) = @_;
-	code(<<___);
+# After the first block's product: more blocks go to the loop, which lies
+# after the ret, so that a one-block call (a 16-byte message, the common
+# ChaCha20-Poly1305 tail) takes no branch at all; else fold alone, store h
+# and return.  The loop (fold the next block in, multiply, again while
+# blocks are left) runs inside the frame: its CFI is the one before the
+# epilogue, remembered and restored at the loop's first instruction.
+sub scalar_blocks {
+	my ($product, $h0, $h1, $h2, $t0, $t1, $t2) = @_;
+	code($product . <<___);
 	cmpq	$end, $inp
-	jb	1b
-@{[scalar_fold($h0, $h1, $h2, $t0, $t1, $t2, 0)]}	movq	$h0, 0($st)
+	jb	1f
+2:
+@{[cfi_remember_state()]}@{[scalar_fold($h0, $h1, $h2, $t0, $t1, $t2, 0)]}	movq	$h0, 0($st)
 	movq	$h1, 8($st)
 	movq	$h2, 16($st)
 @{[pop_callee_saved(@saved)]}9:
 	ret
+.p2align 4
+@{[cfi_restore_state()]}1:
+@{[scalar_fold($h0, $h1, $h2, $t0, $t1, $t2, 1)]}$product	cmpq	$end, $inp
+	jb	1b
+	jmp	2b
 ___
 }
 
@@ -194,10 +204,7 @@ my ($t1, $t2, $m1) = ('%r11', '%rbp', '%rbx');
 
 function_begin('zinc_poly1305_blocks_x86_64');
 scalar_prologue($h0, $h1, $h2);
-code(<<___);
-.p2align 4
-1:
-@{[scalar_fold($h0, $h1, $h2, $h0, $t1, $t2, 1)]}2:
+my $product = <<___;
 	movq	$R1, %rax
 	mulq	$h0			# h0 r1
 	movq	%rax, $m1
@@ -221,7 +228,7 @@ code(<<___);
 	addq	$m1, $t1
 	adcq	$h2, $t2
 ___
-scalar_loop_end($h0, $h1, $h2, $h0, $t1, $t2);
+scalar_blocks($product, $h0, $h1, $h2, $h0, $t1, $t2);
 function_end('zinc_poly1305_blocks_x86_64');
 }
 
@@ -236,10 +243,7 @@ my ($t0, $t1, $m1, $t2) = ('%r10', '%r11', '%rbx', '%rbp');
 
 function_begin('zinc_poly1305_blocks_x86_64_bmi2');
 scalar_prologue($h0, $h1, $h2);
-code(<<___);
-.p2align 4
-1:
-@{[scalar_fold($h0, $h1, $h2, $t0, $t1, $t2, 1)]}2:
+my $product = <<___;
 	xorl	%eax, %eax		# CF = OF = 0
 	mulx	$R0, $t0, $t1		# h0 r0
 	mulx	$R1, $m1, $t2		# h0 r1
@@ -257,7 +261,7 @@ code(<<___);
 	addq	$m1, $t1
 	adcq	$h2, $t2
 ___
-scalar_loop_end($h0, $h1, $h2, $t0, $t1, $t2);
+scalar_blocks($product, $h0, $h1, $h2, $t0, $t1, $t2);
 function_end('zinc_poly1305_blocks_x86_64_bmi2');
 }
 }
