@@ -23,7 +23,15 @@
 #   zinc_poly1305_powers_{avx2,avx512,ifma}  each one's table of powers of
 #                                     r, several powers side by side in the
 #                                     lanes: a tree three or four products deep
-#   zinc_poly1305_emit_x86_64         final reduction (constant time) + s
+#   zinc_poly1305_emit_x86_64         final reduction and s in one:
+#                                     h + s + 5 ((h + 5) >> 130), constant time
+# The scalar code (the section "scalar, radix 2^64" below: the math, the
+# bounds and the loop shape) keeps r0, r1, s1 in st[3..5] and multiplies
+# from there, and pushes rbx and rbp only.  Register map: st rdi, in rsi,
+# end pointer (in + len) rcx, padbit in the red zone; MUL: h0, h1, h2 =
+# r8, r9, r10, product t0 = r8, t1 = r11, t2 = rbp, rbx between; MULX: h0 in
+# rdx (MULX's implicit operand), h1, h2 = r8, r9, product t0, t1 = r10, r11,
+# t2 = rbp, rbx between.
 # The glue runs the scalar code for short input and tails, a vector path
 # from 512 (AVX2, AVX-512F) or 256 (IFMA) bytes on, computing the powers of
 # r the first time a context needs them (24-34 ns here, against 60-110 ns
@@ -47,13 +55,22 @@
 #
 #   path (ZINC_CPU)                      64 B   256 B    1 KB   16 KB
 #   portable C, radix 2^44 (none)        1.51    0.92    0.77    0.72
-#   MUL (ssse3)                          0.89    0.59    0.52    0.49
-#   MULX/ADX (bmi2,adx)                  0.88    0.60    0.53    0.50
+#   MUL (ssse3)                        * 0.96    0.61    0.52    0.49
+#   MULX/ADX (bmi2,adx)                * 0.92    0.57    0.49    0.47
 #   AVX2 (ssse3,avx,avx2)                0.89    0.60    0.37    0.23
 #   AVX-512F (...,avx512f,vl,bw)         0.92    0.61    0.27    0.12
 #   AVX-512 IFMA (all)                   0.90    0.54    0.20    0.08
-# 64 B takes the scalar code on every path; MULX/ADX and MUL time alike,
-# both bound by the latency of one block's multiply and reduction.  Before
+# * Re-measured for the scalar code's rewrite, in another harness, so not
+#   comparable with the other rows: a loop of poly1305() over one buffer
+#   (a key byte changed each message) after a 200 ms warm-up (without it the
+#   first sizes timed came out 1.5 times slower in some runs, old code and
+#   new alike: the clock ramping up, most likely), median of 9
+#   runs, each the best of 7, old and new code interleaved.  The code before
+#   gave, in that harness, MUL 1.04 0.67 0.58 0.55 and MULX/ADX 1.02 0.65
+#   0.57 0.54; 16 B, 2.51 -> 2.35 (MUL) and 2.38 -> 2.32 (MULX/ADX).  The
+#   loop alone: 3.79 ns a block (MUL) and 3.59 (MULX/ADX), from 4.23 and 4.13.
+# 64 B takes the scalar code on every path; MULX/ADX runs a little ahead of
+# MUL, both bound by the latency of one block's multiply and fold.  Before
 # zinc_poly1305_powers_* (the powers of r in C) and the vpmadd52luq folds,
 # 1 KB took 0.51 (AVX2), 0.45 (AVX-512F) and 0.32 (IFMA), 16 KB 0.11 (IFMA).
 use strict;
