@@ -23,7 +23,15 @@
 #   zinc_poly1305_powers_{avx2,avx512,ifma}  each one's table of powers of
 #                                     r, several powers side by side in the
 #                                     lanes: a tree three or four products deep
-#   zinc_poly1305_emit_x86_64         final reduction (constant time) + s
+#   zinc_poly1305_emit_x86_64         final reduction and s in one:
+#                                     h + s + 5 ((h + 5) >> 130), constant time
+# The scalar code (the section "scalar, radix 2^64" below: the math, the
+# bounds and the loop shape) keeps r0, r1, s1 in st[3..5] and multiplies
+# from there, and pushes rbx and rbp only.  Register map: st rdi, in rsi,
+# end pointer (in + len) rcx, padbit in the red zone; MUL: h0, h1, h2 =
+# r8, r9, r10, product t0 = r8, t1 = r11, t2 = rbp, rbx between; MULX: h0 in
+# rdx (MULX's implicit operand), h1, h2 = r8, r9, product t0, t1 = r10, r11,
+# t2 = rbp, rbx between.
 # The glue runs the scalar code for short input and tails, a vector path
 # from 512 (AVX2, AVX-512F) or 256 (IFMA) bytes on, computing the powers of
 # r the first time a context needs them (24-34 ns here, against 60-110 ns
@@ -47,13 +55,22 @@
 #
 #   path (ZINC_CPU)                      64 B   256 B    1 KB   16 KB
 #   portable C, radix 2^44 (none)        1.51    0.92    0.77    0.72
-#   MUL (ssse3)                          0.89    0.59    0.52    0.49
-#   MULX/ADX (bmi2,adx)                  0.88    0.60    0.53    0.50
+#   MUL (ssse3)                        * 0.96    0.61    0.52    0.49
+#   MULX/ADX (bmi2,adx)                * 0.92    0.57    0.49    0.47
 #   AVX2 (ssse3,avx,avx2)                0.89    0.60    0.37    0.23
 #   AVX-512F (...,avx512f,vl,bw)         0.92    0.61    0.27    0.12
 #   AVX-512 IFMA (all)                   0.90    0.54    0.20    0.08
-# 64 B takes the scalar code on every path; MULX/ADX and MUL time alike,
-# both bound by the latency of one block's multiply and reduction.  Before
+# * Re-measured for the scalar code's rewrite, in another harness, so not
+#   comparable with the other rows: a loop of poly1305() over one buffer
+#   (a key byte changed each message) after a 200 ms warm-up (without it the
+#   first sizes timed came out 1.5 times slower in some runs, old code and
+#   new alike: the clock ramping up, most likely), median of 9
+#   runs, each the best of 7, old and new code interleaved.  The code before
+#   gave, in that harness, MUL 1.04 0.67 0.58 0.55 and MULX/ADX 1.02 0.65
+#   0.57 0.54; 16 B, 2.51 -> 2.35 (MUL) and 2.38 -> 2.32 (MULX/ADX).  The
+#   loop alone: 3.79 ns a block (MUL) and 3.59 (MULX/ADX), from 4.23 and 4.13.
+# 64 B takes the scalar code on every path; MULX/ADX runs a little ahead of
+# MUL, both bound by the latency of one block's multiply and fold.  Before
 # zinc_poly1305_powers_* (the powers of r in C) and the vpmadd52luq folds,
 # 1 KB took 0.51 (AVX2), 0.45 (AVX-512F) and 0.32 (IFMA), 16 KB 0.11 (IFMA).
 use strict;
@@ -70,178 +87,227 @@ my $file = asm_open(@ARGV);
 #   h2 r1 2^192 == h2 s1 2^64.  So
 #   t0 + t1 2^64 + t2 2^128 = h0 r0 + h1 s1 + (h0 r1 + h1 r0 + h2 s1) 2^64
 #                             + h2 r0 2^128
-# and the bits of t2 above 2 fold back times 5: h2 ends <= 4, so h < 5 * 2^128.
+# and the bits of t2 above 2 fold back times 5 (2^130 == 5):
+#   h = t0 + t1 2^64 + (t2 mod 4) 2^128 + 5 floor(t2 / 4).
+#
+# Bounds.  r0, r1 < 2^60 (the clamp), s1 = r1 + r1/4 < 1.25 2^60; h0, h1 <
+# 2^64 and h2 <= 6 (below).  h0 r0 + h1 s1 < 2.25 2^124 < 2^126: its high
+# word is below 2^62.  h0 r1 + h1 r0 + h2 s1 + that < 2^125 + 2^63 + 2^62 <
+# 2^126: no carry out of t2.  t2 < 2^62 + 6 r0 < 10 2^60, so 5 floor(t2/4)
+# <= t2 + t2/4 < 2^64 fits a word.  Between calls h2 = (t2 mod 4) + the
+# carry of the fold <= 4, so h < 2^130 + 2^128 < 2p (what emit relies on);
+# inside the loop the next block's m and padbit carry in too, so h2 <= 6.
+#
+# Loop shape (own design): the fold of t2 is merged with the next block's
+# message add.  t0 and t1 are ready well before t2, so t + m starts early and
+# only "+ 5 floor(t2/4)" waits for t2: the next h0 is ready two adds after
+# 5 floor(t2/4) instead of three, h1 and h2 likewise one step earlier.  The
+# code runs  h += m; t = h r;  then, while blocks are left,  h = fold(t) + m;
+# t = h r  (one branch a block), and last  h = fold(t)  and the store.  The
+# loop ends on an end pointer (in + len) compared with in, not a counter,
+# and lies after the ret: a one-block call takes no branch.
+#
+# r0, r1 and s1 stay in st[3..5] and are multiplied from memory: the loads
+# do not depend on h, so they issue early and cost no latency, and the three
+# registers saved let both paths push only rbx and rbp (not six).  padbit
+# (0 or 1) waits in the red zone at -8(%rsp) (leaf functions) and enters
+# h2 by adc from there.  st[5] = s1 keeps the meaning init gives it.
 
 my ($st, $inp, $len, $padbit) = ('%rdi', '%rsi', '%rdx', '%rcx');
-my ($h0, $h1, $h2) = ('%r14', '%rbx', '%rbp');
-my ($r0, $r1, $s1) = ('%r11', '%r12', '%r13');
-my ($t0, $t1, $t2, $cnt) = ('%r8', '%r9', '%r10', '%r15');
 
 function_begin('zinc_poly1305_init_x86_64');
 code(<<___);
-	movq	0(%rsi), %rax
-	movq	8(%rsi), %rcx
-	movq	\$0x0ffffffc0fffffff, %r8
-	movq	\$0x0ffffffc0ffffffc, %r9
-	andq	%r8, %rax
-	andq	%r9, %rcx
-	movq	%rax, 24(%rdi)
-	movq	%rcx, 32(%rdi)
-	movq	%rcx, %rdx
-	shrq	\$2, %rdx
-	addq	%rcx, %rdx
-	movq	%rdx, 40(%rdi)
+	# r = key & 0x0ffffffc0ffffffc0ffffffc0fffffff; the two words' masks
+	# differ in their low two bits only
+	movabsq	\$0x0ffffffc0fffffff, %rax
+	movq	%rax, %rdx
+	andq	0(%rsi), %rax
+	andq	\$-4, %rdx
+	andq	8(%rsi), %rdx
+	movq	%rax, 24(%rdi)		# r0
+	movq	%rdx, 32(%rdi)		# r1
+	movq	%rdx, %rcx
+	shrq	\$2, %rcx
+	addq	%rdx, %rcx		# s1 = r1 + r1/4 (4 | r1)
+	movq	%rcx, 40(%rdi)
 	xorl	%eax, %eax
-	movq	%rax, 0(%rdi)
+	movq	%rax, 0(%rdi)		# h = 0
 	movq	%rax, 8(%rdi)
 	movq	%rax, 16(%rdi)
-	movq	%rax, 48(%rdi)
+	movq	%rax, 48(%rdi)		# no powers of r yet
 	ret
 ___
 function_end('zinc_poly1305_init_x86_64');
 
-# padbit is stored at -8(%rsp) (red zone: these are leaf functions) when
-# rcx is needed.
+{
+# Both paths: end pointer in rcx, t2 (the top word of the product) in rbp.
+my $end = '%rcx';
+my $pad = '-8(%rsp)';
+my @saved = qw(rbx rbp);
+my ($R0, $R1, $S1) = map { "$_($st)" } (24, 32, 40);
+
+# In the prologue of either path: nothing to do for len == 0; padbit to the
+# red zone, end = in + len; h from st, plus the first block.
 sub scalar_prologue {
-	my ($spill) = @_;
+	my ($h0, $h1, $h2) = @_;
 	code(<<___);
-@{[push_callee_saved()]}	movq	$len, $cnt
-	shrq	\$4, $cnt
+	testq	$len, $len
 	jz	9f
+@{[push_callee_saved(@saved)]}	movl	%ecx, %ecx
+	movq	%rcx, $pad		# padbit, zero-extended
+	leaq	($inp,$len), $end
 	movq	0($st), $h0
 	movq	8($st), $h1
 	movq	16($st), $h2
-	movq	24($st), $r0
-	movq	32($st), $r1
-	movq	40($st), $s1
-	movl	%ecx, %ecx		# padbit, zero-extended
-___
-	code("\tmovq\t%rcx, -8(%rsp)\n") if $spill;
-}
-
-# t0 + t1 2^64 + t2 2^128 -> h, keeping 2 bits of t2 and adding 5 * (t2 >> 2).
-sub scalar_reduce {
-	code(<<___);
-	movq	$t2, $h2
-	movq	$t2, %rax
-	andq	\$3, $h2
-	shrq	\$2, %rax
-	andq	\$-4, $t2
-	addq	%rax, $t2
-	addq	$t2, $t0
-	adcq	\$0, $t1
-	adcq	\$0, $h2
-	movq	$t0, $h0
-	movq	$t1, $h1
-	decq	$cnt
-	jnz	1b
+	addq	0($inp), $h0
+	adcq	8($inp), $h1
+	adcq	$pad, $h2
+	leaq	16($inp), $inp
 ___
 }
 
-sub scalar_epilogue {
-	code(<<___);
-	movq	$h0, 0($st)
+# h = t0 + t1 2^64 + (t2 mod 4) 2^128 + 5 floor(t2 / 4) [+ the block at in,
+# padbit]: 5 floor(t2/4) = (t2 & -4) + (t2 >> 2).  The flag-setting and/add
+# come first so that the carry chains below are not cut.  t0 may already be
+# h0's register.
+sub scalar_fold {
+	my ($h0, $h1, $h2, $t0, $t1, $t2, $msg) = @_;
+	my $s = '';
+	$s .= "\tmovq\t$t2, $h2\n\tandq\t\$3, $h2\n" .
+	      "\tmovq\t$t2, %rax\n\tshrq\t\$2, %rax\n\tandq\t\$-4, $t2\n\taddq\t%rax, $t2\n";
+	$s .= "\tmovq\t$t0, $h0\n" if $t0 ne $h0;
+	if ($msg) {
+		$s .= "\taddq\t0($inp), $h0\n\tmovq\t8($inp), $h1\n\tadcq\t$t1, $h1\n" .
+		      "\tadcq\t$pad, $h2\n\tleaq\t16($inp), $inp\n";
+		$s .= "\taddq\t$t2, $h0\n\tadcq\t\$0, $h1\n\tadcq\t\$0, $h2\n";
+	} else {
+		$s .= "\tmovq\t$t1, $h1\n\taddq\t$t2, $h0\n\tadcq\t\$0, $h1\n\tadcq\t\$0, $h2\n";
+	}
+	return $s;
+}
+
+# After the first block's product: more blocks go to the loop, which lies
+# after the ret, so that a one-block call (a 16-byte message, the common
+# ChaCha20-Poly1305 tail) takes no branch at all; else fold alone, store h
+# and return.  The loop (fold the next block in, multiply, again while
+# blocks are left) runs inside the frame: its CFI is the one before the
+# epilogue, remembered and restored at the loop's first instruction.
+sub scalar_blocks {
+	my ($product, $h0, $h1, $h2, $t0, $t1, $t2) = @_;
+	code($product . <<___);
+	cmpq	$end, $inp
+	jb	1f
+2:
+@{[cfi_remember_state()]}@{[scalar_fold($h0, $h1, $h2, $t0, $t1, $t2, 0)]}	movq	$h0, 0($st)
 	movq	$h1, 8($st)
 	movq	$h2, 16($st)
-9:
-@{[pop_callee_saved()]}	ret
+@{[pop_callee_saved(@saved)]}9:
+	ret
+.p2align 4
+@{[cfi_restore_state()]}1:
+@{[scalar_fold($h0, $h1, $h2, $t0, $t1, $t2, 1)]}$product	cmpq	$end, $inp
+	jb	1b
+	jmp	2b
 ___
 }
 
-# MUL: rdx:rax = rax * operand.  The products bound every carry chain: see
-# above (h0 r0 + h1 s1 < 2^126, h0 r1 + h1 r0 < 2^125).
+# MUL (rdx:rax = rax * operand).  h0, h1, h2 = r8, r9, r10; the product
+# lands in t0 = r8 (h0's register, free after its two products), t1 = r11,
+# t2 = rbp, with rbx for the low word of h0 r1 until the sums.  The h0
+# products go first: h0 is ready a step before h1 and two before h2.
+{
+my ($h0, $h1, $h2) = ('%r8', '%r9', '%r10');
+my ($t1, $t2, $m1) = ('%r11', '%rbp', '%rbx');
+
 function_begin('zinc_poly1305_blocks_x86_64');
-scalar_prologue(0);
-code(<<___);
-.p2align 4
-1:
-	addq	0($inp), $h0
-	adcq	8($inp), $h1
-	adcq	$padbit, $h2
-	leaq	16($inp), $inp
-
-	movq	$r0, %rax
-	mulq	$h0			# h0 r0
-	movq	%rax, $t0
-	movq	%rdx, $t1
-	movq	$s1, %rax
-	mulq	$h1			# h1 s1
-	addq	%rax, $t0
-	adcq	%rdx, $t1
-	movq	$r1, %rax
+scalar_prologue($h0, $h1, $h2);
+my $product = <<___;
+	movq	$R1, %rax
 	mulq	$h0			# h0 r1
-	movq	%rax, $h0
+	movq	%rax, $m1
 	movq	%rdx, $t2
-	movq	$r0, %rax
+	movq	$R0, %rax
+	mulq	$h0			# h0 r0
+	movq	%rax, $h0
+	movq	%rdx, $t1
+	movq	$S1, %rax
+	mulq	$h1			# h1 s1
+	addq	%rax, $h0
+	adcq	%rdx, $t1		# < 2^62, no carry out
+	movq	$R0, %rax
 	mulq	$h1			# h1 r0
-	addq	%rax, $h0
+	addq	%rax, $m1
 	adcq	%rdx, $t2
-	movq	$s1, %rax
-	imulq	$h2, %rax		# h2 s1 (h2 < 8: fits)
-	imulq	$r0, $h2		# h2 r0
-	addq	%rax, $h0
+	movq	$S1, %rax
+	imulq	$h2, %rax		# h2 s1 (h2 <= 6: one word)
+	imulq	$R0, $h2		# h2 r0
+	addq	%rax, $t1		# < 2^62 + 2^63: no carry out
+	addq	$m1, $t1
 	adcq	$h2, $t2
-	addq	$h0, $t1
-	adcq	\$0, $t2
 ___
-scalar_reduce();
-scalar_epilogue();
+scalar_blocks($product, $h0, $h1, $h2, $h0, $t1, $t2);
 function_end('zinc_poly1305_blocks_x86_64');
+}
 
-# MULX (rdx times the operand, flags untouched) with h in rdx, and two
-# carry chains: ADCX (CF) for the low word, ADOX (OF) for the middle one.
+# MULX (rdx times the operand, flags untouched): h0 lives in rdx itself, so
+# the first two products need no move; h1, h2 = r8, r9.  Two carry chains,
+# ADCX (CF) for the low word and ADOX (OF) for the middle one, then one
+# plain add joins them.  Product words: h0 r0 in r10:r11, h0 r1 in rbx:rbp,
+# h1 s1 and h1 r0 in rax:r8 (h1's register, free once rdx holds h1).
+{
+my ($h0, $h1, $h2) = ('%rdx', '%r8', '%r9');
+my ($t0, $t1, $m1, $t2) = ('%r10', '%r11', '%rbx', '%rbp');
+
 function_begin('zinc_poly1305_blocks_x86_64_bmi2');
-scalar_prologue(1);
-code(<<___);
-.p2align 4
-1:
-	addq	0($inp), $h0
-	adcq	8($inp), $h1
-	adcq	-8(%rsp), $h2
-	leaq	16($inp), $inp
-
+scalar_prologue($h0, $h1, $h2);
+my $product = <<___;
 	xorl	%eax, %eax		# CF = OF = 0
-	movq	$h0, %rdx
-	mulx	$r0, $t0, $t1		# h0 r0
-	mulx	$r1, $h0, $t2		# h0 r1
+	mulx	$R0, $t0, $t1		# h0 r0
+	mulx	$R1, $m1, $t2		# h0 r1
 	movq	$h1, %rdx
-	mulx	$s1, $h1, %rax		# h1 s1
-	mulx	$r0, %rdx, %rcx		# h1 r0
-	adcx	$h1, $t0
-	adox	%rdx, $h0
-	adcx	%rax, $t1
-	adox	%rcx, $t2
-	movq	$s1, %rdx
-	imulq	$h2, %rdx		# h2 s1
-	imulq	$r0, $h2		# h2 r0
-	addq	%rdx, $h0
+	mulx	$S1, %rax, $h1		# h1 s1
+	adcx	%rax, $t0
+	adcx	$h1, $t1		# < 2^62, CF = 0
+	mulx	$R0, %rax, $h1		# h1 r0
+	adox	%rax, $m1
+	adox	$h1, $t2		# OF = 0
+	movq	$S1, %rdx
+	imulq	$h2, %rdx		# h2 s1 (h2 <= 6: one word)
+	imulq	$R0, $h2		# h2 r0
+	addq	%rdx, $t1		# < 2^62 + 2^63: no carry out
+	addq	$m1, $t1
 	adcq	$h2, $t2
-	addq	$h0, $t1
-	adcq	\$0, $t2
 ___
-scalar_reduce();
-scalar_epilogue();
+scalar_blocks($product, $h0, $h1, $h2, $t0, $t1, $t2);
 function_end('zinc_poly1305_blocks_x86_64_bmi2');
+}
+}
 
-# h mod p is h or h - p (h < 2p): g = h + 5 reaches 2^130 exactly when
-# h >= p, and then h - p = g mod 2^130; the tag needs only the low 128 bits.
+# Final reduction, own formulation.  h < 2p, so h mod p is h, or h - p when
+# h >= p; and h >= p exactly when h + 5 >= 2^130, i.e. when bit 2 of the top
+# word of h + 5 is set (h + 5 < 2^131).  Then h - p = h + 5 - 2^130, whose
+# low 128 bits are those of h + 5.  So the tag is
+#   (h + s + 5 b) mod 2^128,  b = (h + 5) >> 130 in {0, 1},
+# h + s summed while b is found; b enters as 5 b = lea (b, b, 4): constant
+# time, no branch, no selection, no secret-dependent address.
 function_begin('zinc_poly1305_emit_x86_64');
 code(<<___);
-	movq	0(%rdi), %r8
-	movq	8(%rdi), %r9
-	movq	16(%rdi), %r10
-	movq	%r8, %rax
-	movq	%r9, %rcx
-	addq	\$5, %rax
+	movq	0(%rdi), %rax
+	movq	8(%rdi), %rcx
+	movq	16(%rdi), %r8
+	movq	%rax, %r9
+	addq	\$5, %r9		# only the carries of h + 5 count
+	movq	%rcx, %r9
+	adcq	\$0, %r9
+	adcq	\$0, %r8
+	shrq	\$2, %r8		# b
+	addq	0(%rdx), %rax		# h + s
+	adcq	8(%rdx), %rcx
+	leaq	(%r8,%r8,4), %r8	# 5 b
+	addq	%r8, %rax
 	adcq	\$0, %rcx
-	adcq	\$0, %r10
-	shrq	\$2, %r10		# 1 when h >= p, else 0
-	cmovnzq	%rax, %r8		# constant time: no branch
-	cmovnzq	%rcx, %r9
-	addq	0(%rdx), %r8
-	adcq	8(%rdx), %r9
-	movq	%r8, 0(%rsi)
-	movq	%r9, 8(%rsi)
+	movq	%rax, 0(%rsi)
+	movq	%rcx, 8(%rsi)
 	ret
 ___
 function_end('zinc_poly1305_emit_x86_64');

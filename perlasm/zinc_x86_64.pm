@@ -69,15 +69,22 @@ sub function_end {
 	code(".size\t$sym,.-$sym\n") if $flavour eq 'elf';
 }
 
-# The System V callee-saved registers (but rsp), for functions that use them all.
+# The System V callee-saved registers (but rsp): all of them, or the ones
+# named (e.g. push_callee_saved(qw(rbx rbp))); pop with the same list.
 my @callee_saved = qw(rbx rbp r12 r13 r14 r15);
+sub saved_list {
+	my @regs = @_ ? @_ : @callee_saved;
+	my %ok = map { ($_ => 1) } @callee_saved;
+	$ok{$_} or die "$_ is not a callee-saved register\n" for @regs;
+	return @regs;
+}
 sub push_callee_saved {
 	return join('', map { "\tpushq\t%$_\n\t.cfi_adjust_cfa_offset\t8\n\t.cfi_rel_offset\t%$_, 0\n" }
-		    @callee_saved);
+		    saved_list(@_));
 }
 sub pop_callee_saved {
 	return join('', map { "\tpopq\t%$_\n\t.cfi_adjust_cfa_offset\t-8\n\t.cfi_restore\t%$_\n" }
-		    reverse @callee_saved);
+		    reverse saved_list(@_));
 }
 
 # Stack slots below the saved registers, the CFA still found from rsp.
