@@ -113,7 +113,7 @@ my $file = asm_open(@ARGV);
 # (0 or 1) waits in the red zone at -8(%rsp) (leaf functions) and enters
 # h2 by adc from there.  st[5] = s1 keeps the meaning init gives it.
 
-my ($st, $inp, $len, $padbit) = ('%rdi', '%rsi', '%rdx', '%rcx');
+my ($st, $inp, $len, $padbit, $padbit32) = ('%rdi', '%rsi', '%rdx', '%rcx', '%ecx');
 
 function_begin('zinc_poly1305_init_x86_64');
 code(<<___);
@@ -153,8 +153,8 @@ sub scalar_prologue {
 	code(<<___);
 	testq	$len, $len
 	jz	9f
-@{[push_callee_saved(@saved)]}	movl	%ecx, %ecx
-	movq	%rcx, $pad		# padbit, zero-extended
+@{[push_callee_saved(@saved)]}	movl	$padbit32, $padbit32
+	movq	$padbit, $pad		# padbit, zero-extended
 	leaq	($inp,$len), $end
 	movq	0($st), $h0
 	movq	8($st), $h1
