@@ -246,12 +246,13 @@ static void noise_vectors(void)
 	char *path = zt_vector_path("noise/noise_ikpsk2_25519_chachapoly_blake2s.json");
 	struct zt_json *root;
 	const struct zt_json *v;
-	int i = 0;
 
 	if (path == NULL)
 		return;
 	root = zt_json_load(path);
 	if (zt_ok(root != NULL && zt_json_get(root, "vectors") != NULL, "%s loads", path)) {
+		int i = 0;
+
 		for (v = zt_json_get(root, "vectors")->child; v != NULL; v = v->next) {
 			const char *src = field(v, "source"), *slash = strchr(src, '/');
 			int len = (int)strcspn(src, "@");
@@ -315,6 +316,8 @@ static void run_wireguard_vector(const struct wg_suite *s, const struct zt_json 
 	long ini_index = zt_json_long(v, "initiator_index");
 	long resp_index = zt_json_long(v, "responder_index");
 
+	memset(&ini, 0, sizeof(ini));
+	memset(&resp, 0, sizeof(resp));
 	zt_unhex_exact(ini_priv, WG_KEY_LEN, field(v, "initiator_private"));
 	zt_unhex_exact(resp_priv, WG_KEY_LEN, field(v, "responder_private"));
 	zt_unhex_exact(ini_e, WG_KEY_LEN, field(v, "initiator_ephemeral_private"));
@@ -379,12 +382,13 @@ static void wireguard_vectors(void)
 	char *path = zt_vector_path("noise/wireguard_handshake.json");
 	struct zt_json *root;
 	const struct zt_json *v;
-	int i = 0;
 
 	if (path == NULL)
 		return;
 	root = zt_json_load(path);
 	if (zt_ok(root != NULL && zt_json_get(root, "vectors") != NULL, "%s loads", path)) {
+		int i = 0;
+
 		for (v = zt_json_get(root, "vectors")->child; v != NULL; v = v->next) {
 			const struct zt_json *nv = zt_json_get(v, "noise_view");
 
@@ -531,10 +535,11 @@ static int hchacha20_default(const unsigned char key[WG_KEY_LEN], const unsigned
 	unsigned char zeros[64] = { 0 }, block[64];
 	EVP_CIPHER *c = EVP_CIPHER_fetch(zt_default_ctx(), "ChaCha20", NULL);
 	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
-	int outl = 0, i;
-	int ok = c != NULL && ctx != NULL && EVP_EncryptInit_ex2(ctx, c, key, in, NULL) &&
-		 EVP_EncryptUpdate(ctx, block, &outl, zeros, 64) && outl == 64;
+	int outl = 0, ok;
+	size_t i;
 
+	ok = c != NULL && ctx != NULL && EVP_EncryptInit_ex2(ctx, c, key, in, NULL) &&
+	     EVP_EncryptUpdate(ctx, block, &outl, zeros, 64) && outl == 64;
 	for (i = 0; ok && i < 4; i++) {
 		wg_put_le32(out + 4 * i, wg_get_le32(block + 4 * i) - wg_get_le32(sigma + 4 * i));
 		wg_put_le32(out + 16 + 4 * i,

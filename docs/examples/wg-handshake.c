@@ -64,7 +64,7 @@
 #include <openssl/provider.h>
 #include <openssl/rand.h>
 
-#define WG_KEY_LEN 32		/* X25519 keys, symmetric keys, hashes */
+#define WG_KEY_LEN ((size_t)32)	/* X25519 keys, symmetric keys, hashes */
 #define WG_TAG_LEN 16		/* Poly1305's tag */
 #define WG_MAC_LEN 16		/* mac1, mac2 and the cookie */
 #define WG_TIMESTAMP_LEN 12	/* TAI64N */
@@ -164,7 +164,8 @@ static int wg_suite_init(struct wg_suite *s, OSSL_LIB_CTX *libctx, const char *p
 	if (s->mac == NULL || !wg_served(s, EVP_MAC_get0_provider(s->mac), "BLAKE2SMAC"))
 		return wg_fail("no BLAKE2SMAC");
 	s->aead = EVP_CIPHER_fetch(libctx, "ChaCha20-Poly1305", s->propq);
-	if (s->aead == NULL || !wg_served(s, EVP_CIPHER_get0_provider(s->aead), "ChaCha20-Poly1305"))
+	if (s->aead == NULL ||
+	    !wg_served(s, EVP_CIPHER_get0_provider(s->aead), "ChaCha20-Poly1305"))
 		return wg_fail("no ChaCha20-Poly1305");
 	s->hkdf = EVP_KDF_fetch(libctx, "HKDF", NULL);
 	if (s->hkdf == NULL)
@@ -281,22 +282,22 @@ static int wg_open(const EVP_CIPHER *cipher, const unsigned char key[WG_KEY_LEN]
 	return ok;
 }
 
-/* An X25519 key pair from 32 private bytes, or a fresh one if priv is NULL; its public key to pub. */
+/* An X25519 key pair from 32 private bytes (NULL: a fresh one); pub gets its public key. */
 static EVP_PKEY *wg_x25519_key(const struct wg_suite *s, const unsigned char *priv,
 			       unsigned char pub[WG_KEY_LEN])
 {
 	size_t len = WG_KEY_LEN;
-	EVP_PKEY *key = priv != NULL ?
+	EVP_PKEY *pkey = priv != NULL ?
 		EVP_PKEY_new_raw_private_key_ex(s->libctx, "X25519", s->propq, priv, WG_KEY_LEN) :
 		EVP_PKEY_Q_keygen(s->libctx, s->propq, "X25519");
 
-	if (key == NULL || !wg_served(s, EVP_PKEY_get0_provider(key), "an X25519 key") ||
-	    !EVP_PKEY_get_raw_public_key(key, pub, &len) || len != WG_KEY_LEN) {
-		EVP_PKEY_free(key);
+	if (pkey == NULL || !wg_served(s, EVP_PKEY_get0_provider(pkey), "an X25519 key") ||
+	    !EVP_PKEY_get_raw_public_key(pkey, pub, &len) || len != WG_KEY_LEN) {
+		EVP_PKEY_free(pkey);
 		wg_fail("cannot make an X25519 key pair");
 		return NULL;
 	}
-	return key;
+	return pkey;
 }
 
 /* DH(priv, pub): X25519; fails for a public key of low order (an all-zero result). */
@@ -603,13 +604,13 @@ static void wg_side_free(struct wg_side *me)
 /* Now as TAI64N: 2^62 + 10 + Unix seconds (TAI), big-endian; then nanoseconds. */
 static void wg_timestamp_now(unsigned char ts[WG_TIMESTAMP_LEN])
 {
-	struct timespec now;
+	struct timespec when;
 	uint64_t secs;
 	uint32_t nsecs;
 
-	timespec_get(&now, TIME_UTC);
-	secs = 0x400000000000000aULL + (uint64_t)now.tv_sec;
-	nsecs = (uint32_t)now.tv_nsec;
+	timespec_get(&when, TIME_UTC);
+	secs = 0x400000000000000aULL + (uint64_t)when.tv_sec;
+	nsecs = (uint32_t)when.tv_nsec;
 	for (int i = 7; i >= 0; i--, secs >>= 8)
 		ts[i] = (unsigned char)secs;
 	for (int i = 11; i >= 8; i--, nsecs >>= 8)
@@ -631,10 +632,10 @@ static int wg_label_key(const struct wg_side *me, const char *label,
  */
 static int wg_add_macs(struct wg_side *me, unsigned char *msg, size_t at)
 {
-	unsigned char key[WG_KEY_LEN];
+	unsigned char mac1_key[WG_KEY_LEN];
 
-	if (!wg_label_key(me, wg_label_mac1, me->peer_pub, key) ||
-	    !wg_mac(me->suite, key, WG_KEY_LEN, msg, at, msg + at))
+	if (!wg_label_key(me, wg_label_mac1, me->peer_pub, mac1_key) ||
+	    !wg_mac(me->suite, mac1_key, WG_KEY_LEN, msg, at, msg + at))
 		return 0;
 	memcpy(me->last_mac1, msg + at, WG_MAC_LEN);	/* a cookie reply's AD */
 	if (!me->have_cookie) {
@@ -648,10 +649,10 @@ static int wg_add_macs(struct wg_side *me, unsigned char *msg, size_t at)
 /* The receiver's first check, before any DH: is mac1 made for its own static key? */
 static int wg_mac1_ok(const struct wg_side *me, const unsigned char *msg, size_t at)
 {
-	unsigned char key[WG_KEY_LEN], want[WG_MAC_LEN];
+	unsigned char mac1_key[WG_KEY_LEN], want[WG_MAC_LEN];
 
-	return wg_label_key(me, wg_label_mac1, me->static_pub, key) &&
-	       wg_mac(me->suite, key, WG_KEY_LEN, msg, at, want) &&
+	return wg_label_key(me, wg_label_mac1, me->static_pub, mac1_key) &&
+	       wg_mac(me->suite, mac1_key, WG_KEY_LEN, msg, at, want) &&
 	       CRYPTO_memcmp(want, msg + at, WG_MAC_LEN) == 0;
 }
 
@@ -780,7 +781,10 @@ static int wg_create_transport(struct wg_side *me, const void *packet, size_t le
 		       msg + WG_TRANSPORT_HEADER_LEN);
 }
 
-/* The receiver: packet gets len - 32 bytes.  (A real one also checks the counter against a replay window.) */
+/*
+ * The receiver: packet gets len - 32 bytes.  (A real one also checks the
+ * counter against a window of those seen, to refuse replays.)
+ */
 static int wg_consume_transport(struct wg_side *me, const unsigned char *msg, size_t len,
 				unsigned char *packet)
 {
@@ -810,7 +814,7 @@ static int wg_create_cookie_reply(struct wg_side *me, const unsigned char *msg, 
 				  const void *addr, size_t addrlen,
 				  unsigned char reply[WG_COOKIE_REPLY_LEN])
 {
-	unsigned char key[WG_KEY_LEN], cookie[WG_MAC_LEN];
+	unsigned char cookie_key[WG_KEY_LEN], cookie[WG_MAC_LEN];
 	int ok;
 
 	if (me->suite->xaead == NULL)
@@ -820,8 +824,8 @@ static int wg_create_cookie_reply(struct wg_side *me, const unsigned char *msg, 
 	memcpy(reply + 4, msg + 4, 4);
 	ok = RAND_bytes_ex(me->suite->libctx, reply + 8, WG_XNONCE_LEN, 0) == 1 &&
 	     wg_make_cookie(me, addr, addrlen, cookie) &&
-	     wg_label_key(me, wg_label_cookie, me->static_pub, key) &&
-	     wg_seal(me->suite->xaead, key, reply + 8, cookie, WG_MAC_LEN,
+	     wg_label_key(me, wg_label_cookie, me->static_pub, cookie_key) &&
+	     wg_seal(me->suite->xaead, cookie_key, reply + 8, cookie, WG_MAC_LEN,
 		     msg + mac1_at, WG_MAC_LEN, reply + 8 + WG_XNONCE_LEN);
 	OPENSSL_cleanse(cookie, sizeof(cookie));
 	return ok ? 1 : wg_fail("cookie reply: cannot make one");
@@ -830,7 +834,7 @@ static int wg_create_cookie_reply(struct wg_side *me, const unsigned char *msg, 
 /* The other end keeps the cookie to key the mac2 of its next message. */
 static int wg_consume_cookie_reply(struct wg_side *me, const unsigned char *reply, size_t len)
 {
-	unsigned char key[WG_KEY_LEN];
+	unsigned char cookie_key[WG_KEY_LEN];
 
 	if (me->suite->xaead == NULL)
 		return wg_fail("cookie reply: no XChaCha20-Poly1305 in this library context");
@@ -838,11 +842,12 @@ static int wg_consume_cookie_reply(struct wg_side *me, const unsigned char *repl
 		return wg_fail("cookie reply: wrong size or type");
 	if (wg_get_le32(reply + 4) != me->index)
 		return wg_fail("cookie reply: not to this side's index");
-	if (!wg_label_key(me, wg_label_cookie, me->peer_pub, key))
+	if (!wg_label_key(me, wg_label_cookie, me->peer_pub, cookie_key))
 		return 0;
-	if (!wg_open(me->suite->xaead, key, reply + 8, reply + 8 + WG_XNONCE_LEN, WG_MAC_LEN,
+	if (!wg_open(me->suite->xaead, cookie_key, reply + 8, reply + 8 + WG_XNONCE_LEN, WG_MAC_LEN,
 		     me->last_mac1, WG_MAC_LEN, me->cookie))
-		return wg_fail("cookie reply: does not authenticate (altered, or not for our last message)");
+		return wg_fail("cookie reply: does not authenticate "
+			       "(altered, or not for our last message)");
 	me->have_cookie = 1;
 	return 1;
 }
