@@ -672,6 +672,18 @@ static void test_timestamp(void)
 	      1000000000u, "TAI64N timestamp: nanoseconds below 10^9");
 }
 
+/* HKDF honours the property query it is given: it runs the suite's digest, none other. */
+static void test_kdf_properties(void)
+{
+	struct wg_suite nowhere = zinc_suite;
+	unsigned char key[WG_KEY_LEN] = { 1 }, out[WG_KEY_LEN];
+
+	snprintf(nowhere.propq, sizeof(nowhere.propq), "provider=nosuch");
+	zt_ok(!wg_kdf(&nowhere, key, key, sizeof(key), out, 1),
+	      "HKDF with \"provider=nosuch\" for its digest fails");
+	ERR_clear_error();
+}
+
 int main(void)
 {
 	int i;
@@ -691,6 +703,7 @@ int main(void)
 	test_timestamp();
 	test_kdf(&zinc_suite);
 	test_kdf(&default_suite);
+	test_kdf_properties();
 	noise_vectors();
 	wireguard_vectors();
 	for (i = 0; i < 2; i++) {

@@ -29,10 +29,11 @@
  *   AEAD     ChaCha20-Poly1305           EVP_CIPHER "ChaCha20-Poly1305"
  *   XAEAD    XChaCha20-Poly1305          EVP_CIPHER "XChaCha20-Poly1305"
  *
- * Each is fetched with the property query "provider=zinc" and checked to
- * have come from zinc.  HKDF and the HMAC inside it are OpenSSL's own code
- * (the default provider: zinc has no KDF), told by the same property query
- * to run zinc's BLAKE2S-256.  OpenSSL itself has no XChaCha20-Poly1305.
+ * Each is fetched (each X25519 key made) with the property query
+ * "provider=zinc" and checked to have come from zinc, but for HKDF: it and
+ * the HMAC inside it are OpenSSL's own code (the default provider; zinc has
+ * no KDF), told by the same property query to run zinc's BLAKE2S-256.
+ * OpenSSL itself has no XChaCha20-Poly1305.
  *
  * main() runs the handshake between two parties with fresh keys, sends a
  * packet each way, then plays a responder under load that makes the
