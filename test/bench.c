@@ -4,7 +4,8 @@
  * the operations `openssl speed` in OpenSSL 3.0 cannot time (EVP_MAC
  * algorithms, XChaCha20-Poly1305, a TLS-like AEAD record loop at any size)
  * plus ChaCha20 and BLAKE2S-256 for one table covering everything, and,
- * where installed, the same operations through libsodium and libb2.
+ * where installed, the same operations through libsodium and libb2.  Last,
+ * whole WireGuard handshakes made of them (docs/examples/wg-handshake.c).
  *
  * zinc and default live in separate library contexts; the columns of a
  * table are timed in turn (zinc, default, zinc, default, ...) so that drift
@@ -41,6 +42,12 @@
 #ifdef HAVE_LIBB2
 #include <blake2.h>
 #endif
+/* The WireGuard handshake of docs/examples/, without its main (nor the cookie). */
+#define WG_HANDSHAKE_NO_MAIN
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include "../docs/examples/wg-handshake.c"
+#pragma GCC diagnostic pop
 
 #define MAX_LEN 16384
 #define MAX_COLS 3
@@ -88,9 +95,17 @@ struct job {
 	size_t res_len;			/* bytes of output at `out` */
 	const struct column *ref;	/* the table's zinc column, to check against */
 	unsigned char sk[KEY_LEN], peer[KEY_LEN];	/* libsodium X25519 */
+	struct wg_bench *wg;		/* the WireGuard handshake */
 };
 
 static void job_free(struct job *job);
+
+/* Two WireGuard peers in one library context, with all they need for a handshake. */
+struct wg_bench {
+	struct wg_suite suite;
+	struct wg_side ini, resp;
+	unsigned char timestamp[WG_TIMESTAMP_LEN];
+};
 
 static OSSL_LIB_CTX *libctx[2];	/* [ZINC], [DEFAULT] */
 static OSSL_PROVIDER *zinc_provider;
@@ -376,8 +391,64 @@ static int x25519_once(struct job *job)
 	return 1;
 }
 
+/*
+ * Both peers with fresh static keys and a preshared key, everything from
+ * the column's provider (wg_suite_init checks), then one handshake to see
+ * that it works.
+ */
+static int wg_setup(struct job *job)
+{
+	enum backend b = job->col->backend;
+	struct wg_bench *wg = calloc(1, sizeof(*wg));
+	unsigned char ini_pub[KEY_LEN], resp_pub[KEY_LEN];
+	EVP_PKEY *ini_key, *resp_key;
+	int ok;
+
+	job->wg = wg;
+	if (wg == NULL || !wg_suite_init(&wg->suite, libctx[b], backend_name[b]))
+		return 0;
+	ini_key = wg_x25519_key(&wg->suite, NULL, ini_pub);
+	resp_key = wg_x25519_key(&wg->suite, NULL, resp_pub);
+	if (ini_key == NULL || resp_key == NULL) {
+		EVP_PKEY_free(ini_key);
+		EVP_PKEY_free(resp_key);
+		return 0;
+	}
+	ok = wg_side_init(&wg->ini, &wg->suite, ini_key, resp_pub, key, 1);
+	ok = wg_side_init(&wg->resp, &wg->suite, resp_key, ini_pub, key, 2) && ok;
+	wg_timestamp_now(wg->timestamp);
+	return ok && job->col->once(job) &&
+	       memcmp(wg->ini.send_key, wg->resp.recv_key, KEY_LEN) == 0;
+}
+
+/*
+ * One full handshake, both sides: the initiation made (a fresh ephemeral
+ * key) and taken, the response made (another) and taken, each side's
+ * session keys split off.  4 X25519 and a key generation per side.
+ */
+static int wg_handshake_once(struct job *job)
+{
+	struct wg_bench *wg = job->wg;
+	unsigned char init_msg[WG_INITIATION_LEN], resp_msg[WG_RESPONSE_LEN];
+	int i;
+
+	/* A newer timestamp each time, or the responder refuses a replay. */
+	for (i = WG_TIMESTAMP_LEN - 1; i >= 0 && ++wg->timestamp[i] == 0; i--)
+		;
+	return wg_create_initiation(&wg->ini, NULL, wg->timestamp, init_msg) &&
+	       wg_consume_initiation(&wg->resp, init_msg, sizeof(init_msg)) &&
+	       wg_create_response(&wg->resp, NULL, resp_msg) &&
+	       wg_consume_response(&wg->ini, resp_msg, sizeof(resp_msg));
+}
+
 static void job_free(struct job *job)
 {
+	if (job->wg != NULL) {
+		wg_side_free(&job->wg->ini);
+		wg_side_free(&job->wg->resp);
+		wg_suite_free(&job->wg->suite);
+		free(job->wg);
+	}
 	EVP_CIPHER_CTX_free(job->cctx);
 	EVP_CIPHER_free(job->cipher);
 	EVP_MAC_CTX_free(job->mctx);
@@ -394,6 +465,7 @@ static void job_free(struct job *job)
 /* --- the operations -------------------------------------------------------- */
 
 static const char *const x25519_rows[] = { "derive", "keygen", NULL };
+static const char *const wg_rows[] = { "full", NULL };
 
 #define VS_DEFAULT(alg, setup, once) \
 	{ { "zinc", ZINC, alg, setup, once }, { "default", DEFAULT, alg, setup, once } }
@@ -441,10 +513,14 @@ static const struct operation operations[] = {
 			 LIBB2_COL("blake2s", b2_digest_once)),
 	  NULL },
 	{ "X25519",
-	  "EVP_PKEY_derive with a ready context; EVP_PKEY_keygen (nanoseconds per operation)",
+	  "EVP_PKEY_derive with a ready context; EVP_PKEY_keygen (time and rate per operation)",
 	  VS_DEFAULT_AND("X25519", x25519_setup, x25519_once,
 		     SODIUM_COL("scalarmult", sodium_x25519_setup, sodium_x25519_once)),
 	  x25519_rows },
+	{ "WireGuard handshake",
+	  "docs/examples/wg-handshake.c, initiation and response, both sides (per handshake)",
+	  VS_DEFAULT("Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s", wg_setup, wg_handshake_once),
+	  wg_rows },
 };
 
 static const size_t full_sizes[] = { 16, 64, 256, 1024, 1420, 8192, 16384 };
@@ -582,7 +658,7 @@ static int run_row(const struct operation *op, int ncols, size_t len, int runs,
 		if (n[c] > 0)
 			med[c] = median(ns[c], runs);
 		if (med[c] > 0 && op->rows != NULL)
-			printf(" | %*.0f ns", width(&op->cols[c]) - 3, med[c]);
+			printf(" | %*.0f ns %8.0f/s", width(&op->cols[c]) - 14, med[c], 1e9 / med[c]);
 		else if (med[c] > 0)
 			printf(" | %*.3f GB/s %7.0f ns", width(&op->cols[c]) - 16,
 			       (double)len / med[c], med[c]);

@@ -16,7 +16,8 @@ read -r -a emulator <<<"${ZINC_EMULATOR:-}"
 . "${ZINC_SRCDIR:?}/test/lib.sh"
 run() { "${emulator[@]}" "$builddir/test/$1"; }
 programs=(test_primitives test_curve25519 test_cipher_vectors test_cipher_diff
-	  test_mac_vectors test_mac_diff test_x25519_evp test_selftest_direct)
+	  test_mac_vectors test_mac_diff test_x25519_evp test_selftest_direct
+	  test_wg_handshake)
 detected=$(run test_provider 2>&1 | sed -n 's/^# buildinfo: .*cpu: //p')
 mapfile -t masks < <(cpu_masks "$detected")
 

@@ -36,9 +36,12 @@ check() {
 	ok $? "$prog fails, saying why, when zinc cannot be loaded" || diag "$tmp/err"
 }
 
-echo "1..14"
+echo "1..24"
 check aead-seal-open "ChaCha20-Poly1305 encrypt" "ChaCha20-Poly1305 decrypt" \
 	"XChaCha20-Poly1305 encrypt" "XChaCha20-Poly1305 decrypt"
 check x25519-agree "X25519 keygen" "X25519 derive"
 check blake2s-mac "BLAKE2S-256 digest" "BLAKE2SMAC MAC"
+check wg-handshake "X25519 keygen" "X25519 derive" "BLAKE2S-256 digest" "BLAKE2SMAC MAC" \
+	"ChaCha20-Poly1305 encrypt" "ChaCha20-Poly1305 decrypt" \
+	"XChaCha20-Poly1305 encrypt" "XChaCha20-Poly1305 decrypt"
 [ "$failed" -eq 0 ]
