@@ -1146,6 +1146,11 @@ enum ct_outcome ct_trace_run(int (*fn)(void *), const void *arg, size_t argsize,
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
 			snprintf(why, whysize, "%s: the results are not what the case expects",
 				 label);
+		else if (status != -1 && WIFSTOPPED(status) &&
+			 ptrace(PTRACE_GETREGS, pid, NULL, &r) == 0)
+			snprintf(why, whysize, "%s: the child stopped by signal %d after the trace, "
+				 "at 0x%llx (flags 0x%llx)", label, WSTOPSIG(status),
+				 (unsigned long long)r.rip, (unsigned long long)r.eflags);
 		else
 			snprintf(why, whysize, "%s: the child failed after the trace (status 0x%x)",
 				 label, status);
