@@ -121,6 +121,8 @@ static int reg_number(x86_reg reg, int *bits)
 	return R_NONE;
 }
 
+enum { BR_NONE, BR_JMP, BR_JCC, BR_CALL, BR_RET };
+
 /* One memory access: base + index * scale + disp (+ a segment base). */
 struct mref {
 	int8_t base, index;	/* register numbers, or R_NONE */
@@ -141,6 +143,11 @@ struct insn {
 	bool rsp_lost;		/* writes rsp other than by a known amount */
 	int32_t rsp_delta;	/* what it adds to rsp, otherwise */
 	uint32_t writes;	/* general registers written, rsp excluded */
+	uint8_t br;		/* BR_*: a branch the tracer may emulate */
+	uint8_t br_kind;	/* its target: 1 immediate, 2 register, 3 memory (mem[0]) */
+	int8_t br_reg;
+	unsigned br_id;		/* the capstone id, for a jcc's condition */
+	uint64_t br_target;
 	struct mref mem[MAXMEM];
 	char text[200];	/* mnemonic and operands */
 };
@@ -384,10 +391,11 @@ static bool decode_fallback(const uint8_t *code, size_t len, struct insn *in)
 			/*
 			 * A one-byte displacement is scaled as a full vector's
 			 * only where that is known to be right: vmovdqu*,
-			 * vpro[lr]d/q, vpsrl/vpsll by immediate, vpmadd52[lh]uq.
+			 * vpro[lr]d/q, vpsrl/vpsll by immediate, vpmadd52[lh]uq;
+			 * with a broadcast, by the element's size, always right.
 			 * Another's: refuse.
 			 */
-			if (evex && mod == 1 &&
+			if (evex && mod == 1 && !bcast &&
 			    !(map == 1 && (opcode == 0x6f || opcode == 0x7f ||
 					   (opcode >= 0x71 && opcode <= 0x73))) &&
 			    !(map == 2 && (opcode == 0xb4 || opcode == 0xb5)))
@@ -416,6 +424,7 @@ static struct insn *decode(uint64_t addr)
 	cs_regs rr, rw;
 	uint8_t nr = 0, nw = 0, i, g;
 	int bits;
+	bool vindex = false;
 
 	if (in)
 		return in;
@@ -471,8 +480,8 @@ static struct insn *decode(uint64_t addr)
 				in->unsupported = true;
 			index = reg_number(op->mem.index, &ib);
 			if (op->mem.index != X86_REG_INVALID && index == R_NONE) {
-				/* xmm/ymm/zmm: a gather or scatter. */
-				in->vindex = true;
+				/* xmm/ymm/zmm: a gather or scatter, unless capstone erred. */
+				vindex = true;
 				continue;
 			}
 			if (op->mem.segment == X86_REG_FS)
@@ -485,6 +494,65 @@ static struct insn *decode(uint64_t addr)
 			add_mref(in, base, index, op->mem.scale, op->mem.disp, seg,
 				 (base != R_NONE && bits == 32) || (index != R_NONE && ib == 32));
 		}
+	}
+	/*
+	 * Capstone 4 reads EVEX.V' as a vector index for some instructions
+	 * with a memory operand (vporq -8(%rsp){1to8}, %zmm19, %zmm19 comes out
+	 * as [rsp + xmm4 - 8]): where the encoding is no gather or scatter,
+	 * the memory operand is taken from this tracer's own decoder.
+	 */
+	if (vindex) {
+		struct insn own;
+
+		memset(&own, 0, sizeof(own));
+		if (decode_fallback(code, (size_t)got, &own) && !own.vindex && own.nmem == 1 &&
+		    own.size == in->size) {
+			in->mem[in->nmem++] = own.mem[0];
+			in->unsupported |= own.unsupported;
+		} else {
+			in->vindex = true;
+		}
+	}
+	/* Branches the tracer may emulate rather than step. */
+	switch (ci->id) {
+	case X86_INS_JMP:
+		in->br = BR_JMP;
+		break;
+	case X86_INS_CALL:
+		in->br = BR_CALL;
+		break;
+	case X86_INS_RET:
+		in->br = x->op_count == 0 ? BR_RET : BR_NONE;
+		break;
+	case X86_INS_JO: case X86_INS_JNO: case X86_INS_JB: case X86_INS_JAE:
+	case X86_INS_JE: case X86_INS_JNE: case X86_INS_JBE: case X86_INS_JA:
+	case X86_INS_JS: case X86_INS_JNS: case X86_INS_JP: case X86_INS_JNP:
+	case X86_INS_JL: case X86_INS_JGE: case X86_INS_JLE: case X86_INS_JG:
+		in->br = BR_JCC;
+		break;
+	default:
+		break;
+	}
+	in->br_id = ci->id;
+	if (in->br && in->br != BR_RET) {
+		const cs_x86_op *op = &x->operands[0];
+
+		if (x->op_count != 1) {
+			in->br = BR_NONE;
+		} else if (op->type == X86_OP_IMM) {
+			in->br_kind = 1;
+			in->br_target = (uint64_t)op->imm;
+		} else if (op->type == X86_OP_REG && reg_number(op->reg, &bits) >= 0 &&
+			   reg_number(op->reg, &bits) < 16 && bits == 64) {
+			in->br_kind = 2;
+			in->br_reg = (int8_t)reg_number(op->reg, &bits);
+		} else if (op->type == X86_OP_MEM && in->nmem >= 1 && !in->unsupported) {
+			in->br_kind = 3;
+		} else {
+			in->br = BR_NONE;
+		}
+		if (in->br == BR_JCC && in->br_kind != 1)
+			in->br = BR_NONE;
 	}
 	/* The stack's implicit accesses, at rsp. */
 	switch (ci->id) {
@@ -891,8 +959,102 @@ static int step_one(pid_t pid, struct user_regs_struct *r, bool set_regs)
  * a block at a time, from the registers at its start (so does the
  * reference outside the filter, where nothing is recorded).
  */
+/* Whether a jcc jumps, by the flags; -1 for no jcc. */
+static int jcc_taken(unsigned id, uint64_t f)
+{
+	bool cf = f & 0x1, pf = f & 0x4, zf = f & 0x40, sf = f & 0x80, of = f & 0x800;
+
+	switch (id) {
+	case X86_INS_JO: return of;
+	case X86_INS_JNO: return !of;
+	case X86_INS_JB: return cf;
+	case X86_INS_JAE: return !cf;
+	case X86_INS_JE: return zf;
+	case X86_INS_JNE: return !zf;
+	case X86_INS_JBE: return cf || zf;
+	case X86_INS_JA: return !cf && !zf;
+	case X86_INS_JS: return sf;
+	case X86_INS_JNS: return !sf;
+	case X86_INS_JP: return pf;
+	case X86_INS_JNP: return !pf;
+	case X86_INS_JL: return sf != of;
+	case X86_INS_JGE: return sf == of;
+	case X86_INS_JLE: return zf || sf != of;
+	case X86_INS_JG: return !zf && sf == of;
+	default: return -1;
+	}
+}
+
+/*
+ * A jump, jcc, call or ret done here instead of stepped (a stop saved):
+ * its target from the registers (and the memory for an indirect one or a
+ * ret), the return address pushed for a call.  Emits it.  1 done, 0 not
+ * such a branch, -1 an error.
+ */
+static int emulate(pid_t pid, const struct insn *in, struct user_regs_struct *r)
+{
+	uint64_t next = in->addr + in->size, target = 0, slot;
+	long word;
+	int taken;
+
+	if (!in->br)
+		return 0;
+	if (in->br_kind == 1) {
+		target = in->br_target;
+	} else if (in->br_kind == 2) {
+		target = reg_value(r, in->br_reg);
+	} else if (in->br_kind == 3 || in->br == BR_RET) {
+		slot = in->br == BR_RET ? r->rsp : mref_address(in, &in->mem[0], r, 0);
+		errno = 0;
+		word = ptrace(PTRACE_PEEKDATA, pid, (void *)(uintptr_t)slot, NULL);
+		if (errno)
+			return fail("PTRACE_PEEKDATA"), -1;
+		target = (uint64_t)word;
+	}
+	if (in->br == BR_JCC) {
+		taken = jcc_taken(in->br_id, r->eflags);
+		if (taken < 0)
+			return 0;
+		if (!taken)
+			target = next;
+	}
+	emit(in, r, 0);
+	if (in->br == BR_CALL) {
+		if (ptrace(PTRACE_POKEDATA, pid, (void *)(uintptr_t)(r->rsp - 8),
+			   (void *)(uintptr_t)next) != 0)
+			return fail("PTRACE_POKEDATA"), -1;
+		r->rsp -= 8;
+	} else if (in->br == BR_RET) {
+		r->rsp += 8;
+	}
+	r->rip = target;
+	return 1;
+}
+
+static bool bp_remove(pid_t pid, uint64_t addr)
+{
+	size_t i;
+
+	if (!bps.cap)
+		return true;
+	i = slot_of(&bps, addr);
+	if (bps.keys[i] != addr || !bps.vals[i])
+		return true;
+	bps.vals[i] = NULL;
+	return poke_byte(pid, addr, own_byte(addr));
+}
+
+/*
+ * The reference single-steps every instruction it records; the others go
+ * a block at a time, from the registers at its start (so does the
+ * reference outside the filter, where nothing is recorded): to a
+ * breakpoint at its end, which then starts the next block with exact
+ * registers; a branch alone is emulated.
+ */
 static void run_blocks(pid_t pid, struct user_regs_struct *r)
 {
+	bool dirty = false;	/* r changed here: the child's must be set */
+
 	while (!cur.failed && !cur.differ) {
 		struct block *b = block_at(r->rip);
 		struct user_regs_struct start = *r;
@@ -904,18 +1066,40 @@ static void run_blocks(pid_t pid, struct user_regs_struct *r)
 			undecodable(r->rip);
 			return;
 		}
-		if (b->n == 1 || table_get(&bps, start.rip) ||
-		    (cur.reference && in_filter(start.rip))) {
-			/* Nothing to run before the step. */
-			if (step_one(pid, r, false) != 1)
+		if (cur.reference && in_filter(start.rip)) {
+			if (step_one(pid, r, dirty) != 1)
 				return;
+			dirty = false;
 			continue;
+		}
+		if (b->n == 1) {
+			s = emulate(pid, b->ins[0], r);
+			if (s < 0)
+				return;
+			if (s == 1) {
+				dirty = true;
+				continue;
+			}
+			if (step_one(pid, r, dirty) != 1)
+				return;
+			dirty = false;
+			continue;
+		}
+		/* Another block's end here: not needed while this one runs. */
+		if (!bp_remove(pid, start.rip)) {
+			fail("PTRACE_POKETEXT");
+			return;
 		}
 		last = b->ins[b->n - 1]->addr;
 		if (!bp_set(pid, last)) {
 			fail("PTRACE_POKETEXT");
 			return;
 		}
+		if (dirty && ptrace(PTRACE_SETREGS, pid, NULL, r) != 0) {
+			fail("PTRACE_SETREGS");
+			return;
+		}
+		dirty = false;
 		if (ptrace(PTRACE_CONT, pid, NULL, NULL) != 0) {
 			fail("PTRACE_CONT");
 			return;
@@ -940,8 +1124,12 @@ static void run_blocks(pid_t pid, struct user_regs_struct *r)
 			emit(b->ins[k], &start, b->rsp_off[k]);
 		if (s == 0)
 			return;
-		if (step_one(pid, r, true) != 1)
+		/* The breakpoint's instruction starts the next block, exactly. */
+		if (!bp_remove(pid, r->rip)) {
+			fail("PTRACE_POKETEXT");
 			return;
+		}
+		dirty = true;
 	}
 }
 
