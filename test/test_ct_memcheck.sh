@@ -94,7 +94,7 @@ lacks=$(tr ' ' '\n' <<<"$(sed -n 's/^cpu: //p' "$tmp/info.all")" |
 if [ ! -s "$tmp/checked" ]; then
 	not_ok "no mask ran under memcheck"
 elif [ -n "$unchecked" ]; then
-	skip 1 "$(valgrind --version)'s CPU lacks ${lacks:-features}: not checked: $unchecked (test_ct_trace.sh traces their control flow natively)"
+	skip 1 "$(valgrind --version)'s CPU lacks ${lacks:-features}: not checked: $unchecked (make check-ct traces their instructions and memory addresses natively)"
 else
 	pass "every implementation this CPU runs was checked"
 fi
