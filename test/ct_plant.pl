@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # Plants a leak in a copy of the generated ARM Poly1305 assembly, for
-# test/test_ct_qemu.sh to prove that the qemu plugin reports it:
+# test/test_ct_qemu_trace.sh to prove that the qemu plugin reports it:
 #
 #   ct_plant.pl branch|index IN.S OUT.S
 #

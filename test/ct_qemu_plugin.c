@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Constant time under qemu-user: a TCG plugin for the ARM test driver
- * (test/test_ct_qemu.c), loaded by test/test_ct_qemu.sh with
+ * (test/test_ct_qemu.c), loaded by test/test_ct_qemu_trace.sh with
  *
  *   qemu-aarch64 -plugin ct_qemu_plugin.so,out=FILE test_ct_qemu run ...
  *

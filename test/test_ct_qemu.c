@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Constant time on ARM: the guest driver that test/test_ct_qemu.sh runs
+ * Constant time on ARM: the guest driver that test/test_ct_qemu_trace.sh runs
  * under qemu-user with test/ct_qemu_plugin.c, once per ZINC_CPU mask.
  *
  * It runs the case catalogue of test/ct_cases.h: for each case, every
