@@ -138,14 +138,20 @@ for mask in "${masks[@]}"; do
 		if [ "${res%% *}" = ok ] && [ "${regions:-}" = "$nsets" ] &&
 		   [ "$compared" = "$want" ] && [ "$want" -ge 1 ] && [ "$differing" = 0 ]; then
 			ok 0 "ZINC_CPU=$mask $name: $compared secret sets against set 0, the same $insns instructions, $loads loads and $stores stores at the same addresses"
+		elif [ -z "${regions:-}" ]; then
+			ok 1 "ZINC_CPU=$mask $name: the plugin reports nothing of this case (exit $rc)"
 		else
-			ok 1 "ZINC_CPU=$mask $name: ${differing:-?} of ${compared:-?} secret sets differ from set 0, or the run failed (exit $rc)"
+			ok 1 "ZINC_CPU=$mask $name: $differing of $compared secret sets differ from set 0 ($regions runs), or the results are wrong (exit $rc)"
 			[ -n "$res" ] && echo "# $res"
 			symbolize "$prog" "$tmp/report.$i" "^(diverge case $k |error)"
 		fi
 	done <"$tmp/cases"
-	grep -q '^total cases ' "$tmp/report.$i" ||
-		{ echo "# the plugin's report is cut short:"; tail -n 5 "$tmp/out.$i" | diag; }
+	# A report cut short (qemu or the driver died) or with errors fails.
+	if ! grep -q '^total cases ' "$tmp/report.$i" || grep -q '^error' "$tmp/report.$i"; then
+		ok 1 "ZINC_CPU=$mask: the plugin's report is cut short or has errors (exit $rc)"
+		grep '^error' "$tmp/report.$i" | head -n 5 | diag
+		tail -n 5 "$tmp/out.$i" | diag
+	fi
 done
 echo "# traced in $((SECONDS - start)) s"
 
