@@ -26,13 +26,17 @@
  * execute the same instructions and touch the same addresses whatever the
  * secrets: a branch on a secret or a load at a secret index shows here.
  * Every region also gets a 64-bit hash of its events, printed for the
- * reference.
+ * reference.  One event a block, not one an instruction: a branch ends a
+ * block, and a block, once entered, runs to its end (no signal or fault
+ * interrupts the driver's calls), so the block sequence gives the
+ * instruction sequence, at one callback a block.
  *
  * Output (to out=FILE, else stderr), one line a case and per divergence:
  *
  *   marker ct_mark 0x5500000a10
  *   case 3 regions 65 compared 64 differing 0 events 4521 insns 12210 loads 1602 stores 640 hash 0123456789abcdef
- *   diverge case 3 region 7 event 812 at 0x5500001234 <sym> ref 0x5500001240 <sym> (insn) this 0x5500001250 <sym> (insn)
+ *   diverge case 3 region 7 event 812 at 0x5500001234 <sym> ref 0x5500001240 <sym> (block) this 0x5500001238 <sym> (block)
+ *   diverge case 4 region 2 event 90 at 0x5500001234 <sym> ref 0x5502811f4b (load 1) this 0x5502811f4e (load 1)
  *
  * What it cannot see: which way a predicated ARM instruction went, when it
  * neither branches nor accesses memory (qemu translates it into the block
@@ -55,22 +59,29 @@
 /*
  * --- The part of QEMU's plugin API (include/qemu/qemu-plugin.h) used here ---
  *
- * Debian ships no qemu-plugin.h, so these are declared from the API's
- * documentation: QEMU's docs/devel/tcg-plugins.rst and the comments of
- * qemu-plugin.h (API version 1, QEMU 4.2 to 8.2).  What was checked against
- * Debian 12's qemu-user 7.2 binary itself is said below.
+ * Debian ships no qemu-plugin.h, so what this uses is declared here, from
+ * the API's documentation: QEMU 7.2's docs/devel/tcg-plugins.rst (versioning,
+ * qemu_plugin_install, the life cycle) and the kernel-doc comments of
+ * include/qemu/qemu-plugin.h at API version 1 (types, enum values,
+ * signatures).  Checked against Debian 12's qemu-user 7.2 binaries as said
+ * at each; the rest (layouts, enum values) is the documentation's word.
  */
 
-/* The symbols QEMU looks up in the plugin must be visible (docs: "All
- * plugins need to declare a symbol which exports the plugin API version"). */
+/* The symbols QEMU looks up in the plugin must be visible (qemu-plugin.h's
+ * QEMU_PLUGIN_EXPORT; docs: "All plugins need to declare a symbol which
+ * exports the plugin API version"). */
 #define CT_EXPORT __attribute__((visibility("default")))
 
 /*
- * API version 1: the loader (plugins/loader.c) refuses a plugin whose
- * qemu_plugin_version is outside [QEMU_PLUGIN_MIN_VERSION, QEMU_PLUGIN_VERSION].
- * Checked on qemu-aarch64 7.2: its strings hold "plugin requires API version
- * %d, but this QEMU supports only up to version %d", and a build of this
- * plugin with 2 is refused with "only up to version 1"; with 1 it loads.
+ * API version 1 (QEMU_PLUGIN_VERSION in 7.2's qemu-plugin.h; the minimum,
+ * QEMU_PLUGIN_MIN_VERSION, is 0): the loader refuses a plugin whose
+ * qemu_plugin_version lies outside the two (docs: "The core code will
+ * refuse to load a plugin that doesn't export a qemu_plugin_version symbol
+ * or if plugin version is outside of QEMU's supported range").  Checked on
+ * qemu-aarch64 7.2: its strings hold "plugin requires API version %d, but
+ * this QEMU supports only up to version %d"; this plugin built with 2 is
+ * refused with "only up to version 1", with 0 or 1 it loads, and
+ * qemu_plugin_install is told "api 0..1" (the report's first line).
  */
 CT_EXPORT int qemu_plugin_version = 1;
 
@@ -118,8 +129,10 @@ typedef void (*ct_vcpu_mem_cb)(unsigned int vcpu_index, ct_meminfo info, uint64_
 typedef void (*ct_udata_cb)(ct_plugin_id id, void *userdata);
 
 /*
- * The functions, all exported by qemu-aarch64 and qemu-arm 7.2 (nm -D lists
- * each as T), with the signatures of the API documentation.
+ * The functions, each exported by qemu-aarch64 and qemu-arm 7.2 (nm -D lists
+ * it as T), with the documented signatures; the enum parameters (flags:
+ * enum qemu_plugin_cb_flags, rw: enum qemu_plugin_mem_rw) are declared int,
+ * which is how the C ABI passes those enums.
  */
 void qemu_plugin_register_vcpu_tb_trans_cb(ct_plugin_id id, ct_tb_trans_cb cb);
 void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb, ct_vcpu_udata_cb cb,
@@ -131,7 +144,8 @@ size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 /* "Best effort symbol lookup": a static string, NULL where none is known
- * (qemu reads the guest binary's symbol table; Thumb bit cleared on ARM). */
+ * (qemu reads the guest binary's symbol table; on qemu-arm 7.2 it names
+ * Thumb functions too, as test_ct_qemu_trace.sh's reports show). */
 const char *qemu_plugin_insn_symbol(const struct qemu_plugin_insn *insn);
 /* log2 of the access size in bytes. */
 unsigned int qemu_plugin_mem_size_shift(ct_meminfo info);
