@@ -25,8 +25,8 @@
  * the reference and of this run).  So the same secret-independent code must
  * execute the same instructions and touch the same addresses whatever the
  * secrets: a branch on a secret or a load at a secret index shows here.
- * Every region also gets a 64-bit hash of its events, printed for the
- * reference.  One event a block, not one an instruction: a branch ends a
+ * Every region also gets a 64-bit hash of its events: the reference's is
+ * printed, and the number of distinct ones, the paths the sets took.  One event a block, not one an instruction: a branch ends a
  * block, and a block, once entered, runs to its end (no signal or fault
  * interrupts the driver's calls), so the block sequence gives the
  * instruction sequence, at one callback a block.
@@ -34,7 +34,7 @@
  * Output (to out=FILE, else stderr), one line a case and per divergence:
  *
  *   marker ct_mark 0x5500000a10
- *   case 3 regions 65 compared 64 differing 0 events 4521 insns 12210 loads 1602 stores 640 hash 0123456789abcdef
+ *   case 3 regions 65 compared 64 differing 0 events 4521 insns 12210 loads 1602 stores 640 hash 0123456789abcdef paths 1
  *   diverge case 3 region 7 event 812 at 0x5500001234 <sym> ref 0x5500001240 <sym> (block) this 0x5500001238 <sym> (block)
  *   diverge case 4 region 2 event 90 at 0x5500001234 <sym> ref 0x5502811f4b (load 1) this 0x5502811f4e (load 1)
  *
@@ -265,6 +265,10 @@ static const struct tbinfo *cur_tb;	/* the last block executed in it */
 static bool region_diverged;
 /* The case so far. */
 static unsigned long compared, differing, reported;
+/* The distinct region hashes of the case: how many paths its sets took. */
+#define MAX_PATHS 1024
+static uint64_t paths[MAX_PATHS];
+static size_t npaths;
 static bool failed;	/* something the report must fail on, beyond divergences */
 
 static void hash_event(uint64_t ev)
@@ -382,6 +386,12 @@ static void region_start(void)
 
 static void region_end(void)
 {
+	size_t i;
+
+	for (i = 0; i < npaths && paths[i] != hash; i++)
+		;
+	if (i == npaths && npaths < MAX_PATHS)
+		paths[npaths++] = hash;
 	if (region_no == 0) {
 		ref_insns = insns;
 		ref_loads = loads;
@@ -406,6 +416,7 @@ static void case_begin(void)
 	case_no++;
 	region_no = 0;
 	compared = differing = reported = 0;
+	npaths = 0;
 }
 
 static void case_end(void)
@@ -416,9 +427,9 @@ static void case_end(void)
 	}
 	fprintf(out,
 		"case %lu regions %lu compared %lu differing %lu events %zu insns %" PRIu64
-		" loads %" PRIu64 " stores %" PRIu64 " hash %016" PRIx64 "\n",
+		" loads %" PRIu64 " stores %" PRIu64 " hash %016" PRIx64 " paths %zu%s\n",
 		case_no, region_no, compared, differing, ref_n, ref_insns, ref_loads, ref_stores,
-		ref_hash);
+		ref_hash, npaths, npaths == MAX_PATHS ? "+" : "");
 	fflush(out);
 	in_case = false;
 	tracing = false;

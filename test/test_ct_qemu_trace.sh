@@ -97,10 +97,10 @@ symbolize() {	# symbolize PROGRAM REPORT PATTERN: its lines matching PATTERN
 }
 
 # The report's line for case K: "regions compared differing events insns
-# loads stores", or nothing.
+# loads stores paths", or nothing.
 case_stats() {	# case_stats REPORT K
 	awk -v k="$2" '$1 == "case" && $2 == k {
-		print $4, $6, $8, $10, $12, $14, $16 }' "$1"
+		print $4, $6, $8, $10, $12, $14, $16, $20 }' "$1"
 }
 
 "${emu[@]}" "$prog" list >"$tmp/cases" 2>&1 ||
@@ -131,17 +131,18 @@ for mask in "${masks[@]}"; do
 	k=0
 	while read -r name _ nsets _; do
 		k=$((k + 1))
-		read -r regions compared differing events insns loads stores \
+		read -r regions compared differing events insns loads stores paths \
 			< <(case_stats "$tmp/report.$i" "$k")
 		res=$(grep -E "^(not )?ok $k - " "$tmp/out.$i")
 		want=$((nsets - 1))
 		if [ "${res%% *}" = ok ] && [ "${regions:-}" = "$nsets" ] &&
-		   [ "$compared" = "$want" ] && [ "$want" -ge 1 ] && [ "$differing" = 0 ]; then
+		   [ "$compared" = "$want" ] && [ "$want" -ge 1 ] && [ "$differing" = 0 ] &&
+		   [ "$paths" = 1 ]; then
 			ok 0 "ZINC_CPU=$mask $name: $compared secret sets against set 0, the same $insns instructions, $loads loads and $stores stores at the same addresses"
 		elif [ -z "${regions:-}" ]; then
 			ok 1 "ZINC_CPU=$mask $name: the plugin reports nothing of this case (exit $rc)"
 		else
-			ok 1 "ZINC_CPU=$mask $name: $differing of $compared secret sets differ from set 0 ($regions runs), or the results are wrong (exit $rc)"
+			ok 1 "ZINC_CPU=$mask $name: $differing of $compared secret sets differ from set 0 ($paths paths in $regions runs), or the results are wrong (exit $rc)"
 			[ -n "$res" ] && echo "# $res"
 			symbolize "$prog" "$tmp/report.$i" "^(diverge case $k |error)"
 		fi
@@ -160,13 +161,15 @@ echo "# traced in $((SECONDS - start)) s"
 # (any case: K empty) differs, first in FUNCTION, at a block (a branch) or a
 # load (an index), and every case's results are right.
 expect_leak() {
-	local program=$1 report=$2 out=$3 k=$4 func=$5 kind=$6 desc=$7 line pat
+	local program=$1 report=$2 out=$3 k=$4 func=$5 kind=$6 desc=$7 line pat stats
 	line=$(grep -E "^diverge case ${k:-[0-9]+} " "$report" | head -n 1)
+	# That case's sets: how many differ, and the paths they took.
+	read -r -a stats < <(case_stats "$report" "$(awk '{ print $3 }' <<<"$line")")
 	pat='(block)'
 	[ "$kind" = index ] && pat='(load '
 	if grep -q -E "^ok ${k:-[0-9]+} - " "$out" && ! grep -q '^not ok' "$out" &&
 	   [[ $line == *" at 0x"*" <$func> ref "* ]] && [[ ${line##* this } == *"$pat"* ]]; then
-		ok 0 "$desc: reported, in $func"
+		ok 0 "$desc: reported, in $func (${stats[2]} of ${stats[1]} sets differ, ${stats[7]} paths)"
 	else
 		ok 1 "$desc: a divergence in $func must be reported"
 		grep -E '^(not ok|Bail)' "$out" | sed 's/^/# /'
@@ -175,9 +178,10 @@ expect_leak() {
 }
 
 trace "$tmp/out.self" "$tmp/report.self" -- "$prog" selftest
-read -r regions compared differing _ < <(case_stats "$tmp/report.self" 1)
-grep -q '^ok 1 - ' "$tmp/out.self" && [ "${compared:-0}" -ge 1 ] && [ "$differing" = 0 ]
-ok $? "self-test: the same work on secrets without a leak: ${compared:-no} sets, no divergence"
+read -r regions compared differing _ _ _ _ paths < <(case_stats "$tmp/report.self" 1)
+grep -q '^ok 1 - ' "$tmp/out.self" && [ "${compared:-0}" -ge 1 ] && [ "$differing" = 0 ] &&
+	[ "$paths" = 1 ]
+ok $? "self-test: the same work on secrets without a leak: ${compared:-no} sets, no divergence, ${paths:-no} path"
 expect_leak "$prog" "$tmp/report.self" "$tmp/out.self" 2 st_branch branch \
 	"self-test: a branch on a secret bit"
 expect_leak "$prog" "$tmp/report.self" "$tmp/out.self" 3 st_index index \
