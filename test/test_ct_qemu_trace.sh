@@ -59,7 +59,9 @@ trace() {
 		shift
 	done
 	shift
-	env "${envs[@]}" "${emu[@]}" -plugin "$plugin,out=$report" "$@" >"$out" 2>&1
+	# qemu splits -plugin's option at commas: a comma in a path is doubled.
+	env "${envs[@]}" "${emu[@]}" -plugin "${plugin//,/,,},out=${report//,/,,}" "$@" \
+		>"$out" 2>&1
 }
 
 # qemu refuses a plugin it cannot load (API version, missing symbol).
