@@ -43,25 +43,35 @@
 #include "ct_fill.h"
 
 /*
- * The markers.  noipa: never inlined, cloned or merged with a function of
- * the same body (-fipa-icf would give two of them one address, and the
- * plugin one name); the bodies differ besides.  Global, so that they are in
- * the symbol table qemu reads.
+ * The markers.  noipa (GCC): never inlined, cloned or merged with a
+ * function of the same body (-fipa-icf would give two of them one address,
+ * and the plugin one name); where there is no noipa (clang), noinline; the
+ * bodies differ besides.  Global, so that they are in the symbol table qemu
+ * reads.
  */
+#if defined(__has_attribute)
+#if __has_attribute(noipa)
+#define CT_NOIPA __attribute__((noipa))
+#endif
+#endif
+#ifndef CT_NOIPA
+#define CT_NOIPA __attribute__((noinline))
+#endif
+
 void ct_case_begin(void);
 void ct_case_end(void);
 
-__attribute__((noipa)) void ct_mark(void)
+CT_NOIPA void ct_mark(void)
 {
 	__asm__ volatile("" ::: "memory");
 }
 
-__attribute__((noipa)) void ct_case_begin(void)
+CT_NOIPA void ct_case_begin(void)
 {
 	__asm__ volatile("nop" ::: "memory");
 }
 
-__attribute__((noipa)) void ct_case_end(void)
+CT_NOIPA void ct_case_end(void)
 {
 	__asm__ volatile("nop\n\tnop" ::: "memory");
 }
@@ -88,7 +98,7 @@ static void st_prepare(const struct ct_case *c, unsigned set)
 }
 
 /* Secret bytes through arithmetic and a masked select: no leak. */
-__attribute__((noipa)) static uint8_t st_clean(const uint8_t *s, const uint8_t *table)
+CT_NOIPA static uint8_t st_clean(const uint8_t *s, const uint8_t *table)
 {
 	uint8_t mask = (uint8_t)-(s[0] & 1);
 
@@ -96,7 +106,7 @@ __attribute__((noipa)) static uint8_t st_clean(const uint8_t *s, const uint8_t *
 }
 
 /* Work on one side of a branch on a secret bit. */
-__attribute__((noipa)) static uint8_t st_branch(const uint8_t *s, const uint8_t *table)
+CT_NOIPA static uint8_t st_branch(const uint8_t *s, const uint8_t *table)
 {
 	uint8_t r = table[3];
 
@@ -108,7 +118,7 @@ __attribute__((noipa)) static uint8_t st_branch(const uint8_t *s, const uint8_t 
 }
 
 /* A table entry at a secret index. */
-__attribute__((noipa)) static uint8_t st_index(const uint8_t *s, const uint8_t *table)
+CT_NOIPA static uint8_t st_index(const uint8_t *s, const uint8_t *table)
 {
 	return table[s[0] & 63];
 }
