@@ -7,8 +7,8 @@
 #   perl ct_plant.pl KIND FUNCTION MNEMONIC <in.S >out.S
 #
 # KIND: branch (a conditional jump on the secret's low bit, work on one
-# side: jrcxz, so that no flag changes; shlx isolates the bit, BMI2), load (a byte loaded from a 256-byte table at the
-# secret's low byte), or none (the copy unchanged: the control).  The
+# side: jrcxz, so that no flag changes; shlx isolates the bit, BMI2), load
+# (a byte loaded from a 256-byte table at the secret's low byte), or none (the copy unchanged: the control).  The
 # plant goes right after FUNCTION's first instruction whose mnemonic
 # matches the regular expression MNEMONIC and whose operands are all
 # registers or immediates; its last operand, the register that instruction
