@@ -370,19 +370,6 @@ static bool load_zinc(void)
 	return OSSL_PROVIDER_load(libctx, "zinc") != NULL;
 }
 
-/* Every case, set 0, untraced: 0 if all give the results they expect. */
-static int check_quiet(void)
-{
-	size_t k;
-	int bad = 0;
-
-	for (k = 0; k < NCASES; k++) {
-		cases[k].prepare(&cases[k], 0);
-		bad |= cases[k].run(&cases[k]);
-	}
-	return bad;
-}
-
 static int check(void)
 {
 	size_t k;
@@ -408,6 +395,19 @@ static int check(void)
 }
 
 #ifdef CT_TRACE
+/* Every case, set 0, untraced: 0 if all give the results they expect. */
+static int check_quiet(void)
+{
+	size_t k;
+	int bad = 0;
+
+	for (k = 0; k < NCASES; k++) {
+		cases[k].prepare(&cases[k], 0);
+		bad |= cases[k].run(&cases[k]);
+	}
+	return bad;
+}
+
 struct run_arg {
 	const struct ct_case *c;
 	unsigned set;
