@@ -64,4 +64,19 @@ const char *ct_prim_name(unsigned prim);
 /* Whether set `set` of case c is an edge class (else random), and which. */
 const char *ct_set_kind(const struct ct_case *c, unsigned set);
 
+/* A case and one of its sets, as a traced child runs them. */
+struct ct_run {
+	const struct ct_case *c;
+	unsigned set;
+};
+
+/* Prepares and runs a struct ct_run (given as void *, for ct_trace_run()). */
+static inline int ct_run_set(void *arg)
+{
+	const struct ct_run *r = arg;
+
+	r->c->prepare(r->c, r->set);
+	return r->c->run(r->c);
+}
+
 #endif

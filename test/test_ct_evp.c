@@ -408,18 +408,6 @@ static int check_quiet(void)
 	return bad;
 }
 
-struct run_arg {
-	const struct ct_case *c;
-	unsigned set;
-};
-
-static int run_child(void *p)
-{
-	const struct run_arg *a = p;
-
-	a->c->prepare(a->c, a->set);
-	return a->c->run(a->c);
-}
 
 /* zinc.so's executable mapping, from /proc/self/maps. */
 static bool zinc_text(uint64_t *lo, uint64_t *hi, char *path, size_t pathsize)
@@ -479,7 +467,7 @@ static int run(int argc, char **argv)
 	       path, (unsigned long long)lo, (unsigned long long)hi);
 	for (k = 0; k < NCASES; k++) {
 		const struct ct_case *c = &cases[k];
-		struct run_arg a = { c, 0 };
+		struct ct_run a = { c, 0 };
 		struct ct_stats st;
 		enum ct_outcome o;
 		unsigned nsets = capn >= 2 && capn < c->nsets ? (unsigned)capn : c->nsets;
@@ -493,7 +481,7 @@ static int run(int argc, char **argv)
 			continue;
 		why[0] = '\0';
 		snprintf(label, sizeof(label), "%s, reference set 0", c->name);
-		o = ct_trace_run(run_child, &a, sizeof(a), true, label, &st, why, sizeof(why));
+		o = ct_trace_run(ct_run_set, &a, sizeof(a), true, label, &st, why, sizeof(why));
 		insns = st.insns;
 		stops = st.stops;
 		if (o == CT_SAME && insns == 0) {
@@ -503,7 +491,7 @@ static int run(int argc, char **argv)
 		for (a.set = 1; a.set < nsets && o == CT_SAME; a.set++) {
 			snprintf(label, sizeof(label), "%s, set %u (%s)", c->name, a.set,
 				 set_kind(c, a.set));
-			o = ct_trace_run(run_child, &a, sizeof(a), false, label, &st, why, sizeof(why));
+			o = ct_trace_run(ct_run_set, &a, sizeof(a), false, label, &st, why, sizeof(why));
 			stops += st.stops;
 			if (o == CT_SAME)
 				pairs++;

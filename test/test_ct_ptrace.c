@@ -122,17 +122,9 @@ static void list_classes(bool cases)
 	}
 }
 
-#if !defined(__linux__) || !defined(__x86_64__) || !defined(HAVE_CAPSTONE)
-/* ct_cases.c's marker, never traced here. */
-void ct_mark(void)
+/* The modes that trace nothing: their exit status, or -1 for another mode. */
+static int untraced_mode(const char *mode)
 {
-}
-
-int main(int argc, char **argv)
-{
-	const char *mode = argc > 1 ? argv[1] : "";
-
-	zinc_init();
 	if (strcmp(mode, "info") == 0) {
 		info();
 		return 0;
@@ -143,6 +135,24 @@ int main(int argc, char **argv)
 		list_classes(strcmp(mode, "cases") == 0);
 		return 0;
 	}
+	return -1;
+}
+
+#if !defined(__linux__) || !defined(__x86_64__) || !defined(HAVE_CAPSTONE)
+/* ct_cases.c's marker, never traced here. */
+void ct_mark(void)
+{
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	int rc;
+
+	zinc_init();
+	rc = untraced_mode(mode);
+	if (rc >= 0)
+		return rc;
 #if !defined(__linux__) || !defined(__x86_64__)
 	puts("1..0 # SKIP the ptrace trace runs on Linux x86_64 only");
 	return 0;
@@ -213,18 +223,6 @@ static const struct ct_case leaky_cases[] = {
 static int tap_n, tap_failed;
 static size_t total_pairs;
 
-struct run_arg {
-	const struct ct_case *c;
-	unsigned set;
-};
-
-static int run_child(void *p)
-{
-	const struct run_arg *a = p;
-
-	a->c->prepare(a->c, a->set);
-	return a->c->run(a->c);
-}
 
 /* How many secret sets of a case to trace (ZINC_CT_SETS caps it). */
 static unsigned sets_of(const struct ct_case *c)
@@ -242,7 +240,7 @@ static unsigned sets_of(const struct ct_case *c)
 static enum ct_outcome compare(const struct ct_case *c, unsigned nsets, size_t *insns,
 			       size_t *stops, unsigned *pairs, char *why, size_t whysize)
 {
-	struct run_arg a = { c, 0 };
+	struct ct_run a = { c, 0 };
 	struct ct_stats st;
 	enum ct_outcome o;
 	char label[160];
@@ -250,7 +248,7 @@ static enum ct_outcome compare(const struct ct_case *c, unsigned nsets, size_t *
 	*insns = *stops = 0;
 	*pairs = 0;
 	snprintf(label, sizeof(label), "%s, reference set 0", c->name);
-	o = ct_trace_run(run_child, &a, sizeof(a), true, label, &st, why, whysize);
+	o = ct_trace_run(ct_run_set, &a, sizeof(a), true, label, &st, why, whysize);
 	if (o != CT_SAME)
 		return o;
 	*insns = st.insns;
@@ -260,7 +258,7 @@ static enum ct_outcome compare(const struct ct_case *c, unsigned nsets, size_t *
 
 		snprintf(label, sizeof(label), "%s, set %u (%s)", c->name, a.set,
 			 kind ? kind : "random");
-		o = ct_trace_run(run_child, &a, sizeof(a), false, label, &st, why, whysize);
+		o = ct_trace_run(ct_run_set, &a, sizeof(a), false, label, &st, why, whysize);
 		if (o != CT_SAME)
 			return o;
 		*stops += st.stops;
@@ -356,18 +354,12 @@ int main(int argc, char **argv)
 	size_t k;
 	uint8_t first[2];
 	uint64_t state;
+	int rc;
 
 	zinc_init();
-	if (strcmp(mode, "info") == 0) {
-		info();
-		return 0;
-	}
-	if (strcmp(mode, "check") == 0)
-		return check();
-	if (strcmp(mode, "classes") == 0 || strcmp(mode, "cases") == 0) {
-		list_classes(strcmp(mode, "cases") == 0);
-		return 0;
-	}
+	rc = untraced_mode(mode);
+	if (rc >= 0)
+		return rc;
 	if (strcmp(mode, "run") != 0 && strcmp(mode, "leaky") != 0 && *mode) {
 		fprintf(stderr, "usage: test_ct_ptrace "
 			"[run [CLASS|CASE...]|check|classes|cases|info|leaky]\n");

@@ -241,41 +241,54 @@ out:
 	zt_clear_errors();
 }
 
-static void noise_vectors(void)
+/*
+ * Calls fn on each vector of the file under ../shared/vectors, numbered from
+ * 1; the number of vectors, or -1 if the file is absent or unreadable.
+ */
+static int each_vector(const char *file, void (*fn)(const struct zt_json *v, int i))
 {
-	char *path = zt_vector_path("noise/noise_ikpsk2_25519_chachapoly_blake2s.json");
+	char *path = zt_vector_path(file);
 	struct zt_json *root;
 	const struct zt_json *v;
+	int i = -1;
 
 	if (path == NULL)
-		return;
+		return -1;
 	root = zt_json_load(path);
-	if (zt_ok(root != NULL && zt_json_get(root, "vectors") != NULL, "%s loads", path)) {
-		int i = 0;
-
-		for (v = zt_json_get(root, "vectors")->child; v != NULL; v = v->next) {
-			const char *src = field(v, "source"), *slash = strchr(src, '/');
-			int len = (int)strcspn(src, "@");
-			char name[160];
-
-			/* owner/repository of the source, and the line there if given */
-			if (slash != NULL && strchr(slash + 1, '/') != NULL)
-				len = (int)(strchr(slash + 1, '/') - src);
-			i++;
-			if (zt_json_long(v, "source_line") > 0)
-				snprintf(name, sizeof(name), "Noise vector %d (%.*s, line %ld)", i,
-					 len, src, zt_json_long(v, "source_line"));
-			else
-				snprintf(name, sizeof(name), "Noise vector %d (%.*s)", i, len, src);
-			run_noise_vector(&zinc_suite, v, name);
-			/* The same with default alone: the vectors and the test agree. */
-			snprintf(name, sizeof(name), "Noise vector %d, default provider", i);
-			run_noise_vector(&default_suite, v, name);
-		}
-		zt_ok(i == 5, "%d Noise_IKpsk2 vectors (the README says 5)", i);
-	}
+	if (zt_ok(root != NULL && zt_json_get(root, "vectors") != NULL, "%s loads", path))
+		for (i = 0, v = zt_json_get(root, "vectors")->child; v != NULL; v = v->next)
+			fn(v, ++i);
 	zt_json_free(root);
 	free(path);
+	return i;
+}
+
+static void noise_vector(const struct zt_json *v, int i)
+{
+	const char *src = field(v, "source"), *slash = strchr(src, '/');
+	int len = (int)strcspn(src, "@");
+	char name[160];
+
+	/* owner/repository of the source, and the line there if given */
+	if (slash != NULL && strchr(slash + 1, '/') != NULL)
+		len = (int)(strchr(slash + 1, '/') - src);
+	if (zt_json_long(v, "source_line") > 0)
+		snprintf(name, sizeof(name), "Noise vector %d (%.*s, line %ld)", i, len, src,
+			 zt_json_long(v, "source_line"));
+	else
+		snprintf(name, sizeof(name), "Noise vector %d (%.*s)", i, len, src);
+	run_noise_vector(&zinc_suite, v, name);
+	/* The same with default alone: the vectors and the test agree. */
+	snprintf(name, sizeof(name), "Noise vector %d, default provider", i);
+	run_noise_vector(&default_suite, v, name);
+}
+
+static void noise_vectors(void)
+{
+	int n = each_vector("noise/noise_ikpsk2_25519_chachapoly_blake2s.json", noise_vector);
+
+	if (n >= 0)
+		zt_ok(n == 5, "%d Noise_IKpsk2 vectors (the README says 5)", n);
 }
 
 /* ---- the WireGuard vector ------------------------------------------------- */
@@ -377,35 +390,25 @@ out:
 	zt_clear_errors();
 }
 
+static void wireguard_vector(const struct zt_json *v, int i)
+{
+	const struct zt_json *nv = zt_json_get(v, "noise_view");
+
+	run_wireguard_vector(&zinc_suite, v);
+	run_wireguard_vector(&default_suite, v);
+	/* The same transcript in Noise's terms. */
+	if (zt_ok(nv != NULL, "WireGuard vector %d has a noise_view", i)) {
+		run_noise_vector(&zinc_suite, nv, "WireGuard vector's noise_view");
+		run_noise_vector(&default_suite, nv, "WireGuard vector's noise_view, default provider");
+	}
+}
+
 static void wireguard_vectors(void)
 {
-	char *path = zt_vector_path("noise/wireguard_handshake.json");
-	struct zt_json *root;
-	const struct zt_json *v;
+	int n = each_vector("noise/wireguard_handshake.json", wireguard_vector);
 
-	if (path == NULL)
-		return;
-	root = zt_json_load(path);
-	if (zt_ok(root != NULL && zt_json_get(root, "vectors") != NULL, "%s loads", path)) {
-		int i = 0;
-
-		for (v = zt_json_get(root, "vectors")->child; v != NULL; v = v->next) {
-			const struct zt_json *nv = zt_json_get(v, "noise_view");
-
-			i++;
-			run_wireguard_vector(&zinc_suite, v);
-			run_wireguard_vector(&default_suite, v);
-			/* The same transcript in Noise's terms. */
-			if (zt_ok(nv != NULL, "WireGuard vector %d has a noise_view", i)) {
-				run_noise_vector(&zinc_suite, nv, "WireGuard vector's noise_view");
-				run_noise_vector(&default_suite, nv,
-						 "WireGuard vector's noise_view, default provider");
-			}
-		}
-		zt_ok(i == 1, "%d WireGuard vector (the README says 1)", i);
-	}
-	zt_json_free(root);
-	free(path);
+	if (n >= 0)
+		zt_ok(n == 1, "%d WireGuard vector (the README says 1)", n);
 }
 
 /* ---- zinc against default, both ways -------------------------------------- */
