@@ -70,7 +70,7 @@ variant() {
 # CPU's default: every feature it has).
 plants=(
 	"chacha20 zinc_chacha20_avx512_bytes vpaddd chacha20/2112 avx512f,avx512vl,avx512bw,bmi2"
-	"poly1305 zinc_poly1305_blocks_x86_64_bmi2 mulxq? poly1305/17 bmi2,adx"
+	"poly1305 zinc_poly1305_blocks_x86_64_bmi2 adcxq? poly1305/17 bmi2,adx"
 	"blake2s zinc_blake2s_compress_bmi2 rorxl blake2s/65 bmi2"
 	"curve25519 zinc_x25519_ladder_mulx mulxq? x25519 bmi2,adx"
 )
