@@ -38,6 +38,26 @@ void chacha20_set_iv(struct chacha20_ctx *ctx, const uint8_t iv[CHACHA20_IV_SIZE
  */
 void chacha20_crypt(struct chacha20_ctx *ctx, uint8_t *dst, const uint8_t *src, size_t len);
 
+/*
+ * One block of some ChaCha20 stream, for chacha20_jobs(): many streams
+ * (records under one key or several) side by side, a block per lane.
+ */
+struct chacha20_job {
+	const uint32_t *key;	/* state words 4..11, in host order */
+	const uint8_t *src;
+	uint8_t *dst;
+	uint32_t iv[4];		/* state words 12..15: block counter, nonce */
+	size_t len;		/* 1..64 bytes of this block to XOR, src into dst */
+};
+
+/*
+ * Runs n jobs: XORs the first len bytes of each job's keystream block into
+ * its src, writing its dst (dst == src allowed, never a byte past dst +
+ * len).  The jobs are independent: no two may write the same bytes, and
+ * none may read what another writes.
+ */
+void chacha20_jobs(const struct chacha20_job *jobs, size_t n);
+
 /* HChaCha20: derives a 32-byte subkey from a key and a 16-byte nonce. */
 void hchacha20(uint8_t out[HCHACHA20_KEY_SIZE], const uint8_t nonce[HCHACHA20_NONCE_SIZE],
 	       const uint8_t key[HCHACHA20_KEY_SIZE]);

@@ -339,6 +339,28 @@ void chacha20_crypt(struct chacha20_ctx *ctx, uint8_t *dst, const uint8_t *src, 
 	}
 }
 
+void chacha20_jobs(const struct chacha20_job *jobs, size_t n)
+{
+	uint32_t state[16];
+	uint8_t block[CHACHA20_BLOCK_SIZE];
+	size_t i;
+
+	state[0] = 0x61707865;
+	state[1] = 0x3320646e;
+	state[2] = 0x79622d32;
+	state[3] = 0x6b206574;
+	for (; n > 0; n--, jobs++) {
+		memcpy(state + 4, jobs->key, 8 * sizeof(uint32_t));
+		memcpy(state + 12, jobs->iv, sizeof(jobs->iv));
+		memset(block, 0, sizeof(block));
+		chacha20_generic_1(state, block, block, 1);
+		for (i = 0; i < jobs->len; i++)
+			jobs->dst[i] = jobs->src[i] ^ block[i];
+	}
+	zinc_memzero(state, sizeof(state));
+	zinc_memzero(block, sizeof(block));
+}
+
 void hchacha20(uint8_t out[HCHACHA20_KEY_SIZE], const uint8_t nonce[HCHACHA20_NONCE_SIZE],
 	       const uint8_t key[HCHACHA20_KEY_SIZE])
 {
