@@ -5,7 +5,13 @@
 
 #include <openssl/core.h>
 
-#define ZINC_PROPERTIES "provider=zinc"
+/*
+ * zinc.preferred is zinc's own name, so that `default_properties =
+ * ?zinc.preferred` keeps preferring zinc when an application's query names
+ * `provider` itself (stunnel asks for provider!=fips), which replaces a
+ * default `?provider=zinc`.
+ */
+#define ZINC_PROPERTIES "provider=zinc,zinc.preferred=yes"
 
 extern const OSSL_DISPATCH zinc_chacha20_functions[];
 extern const OSSL_DISPATCH zinc_chacha20_poly1305_functions[];

@@ -20,5 +20,5 @@ activate = 1
 [default_sect]
 activate = 1
 [algorithms]
-default_properties = ?provider=zinc
+default_properties = ?zinc.preferred
 CNF

@@ -177,7 +177,9 @@ static void test_algorithm(const struct algorithm *alg)
 	zt_ok(is(fetch(alg, zt_zinc_ctx(), alg->name, "provider=zinc", NULL), "zinc"),
 	      "%s: matches provider=zinc", alg->name);
 	zt_ok(is(fetch(alg, zt_preferred_ctx(), alg->name, NULL, NULL), "zinc"),
-	      "%s: preferred over default under ?provider=zinc", alg->name);
+	      "%s: preferred over default under " ZT_PREFER_ZINC, alg->name);
+	zt_ok(is(fetch(alg, zt_preferred_ctx(), alg->name, "provider!=fips", NULL), "zinc"),
+	      "%s: still preferred when the application asks for provider!=fips", alg->name);
 	if (!alg->default_has) {
 		zt_ok(fetch(alg, zt_default_ctx(), alg->name, NULL, NULL) == NULL,
 		      "%s: the default provider has none", alg->name);

@@ -3,11 +3,13 @@
 #
 # Real programs over TLS 1.3 on 127.0.0.1 with zinc chosen by openssl.cnf
 # (TAP): `openssl s_server` and nginx serve a file to curl with
-# TLS_CHACHA20_POLY1305_SHA256 over x25519, and each side's ZINC_REPORT file
-# shows that zinc did its key exchange and its record protection.
+# TLS_CHACHA20_POLY1305_SHA256 over x25519, stunnel echoes a line, and each
+# side's ZINC_REPORT file shows that zinc did its key exchange and its
+# record protection.
 #
-# curl and nginx-light come from `./quickstart check all` or .ci/run; without
-# nginx its checks are skipped (failed under CI=true), without curl the
+# curl, nginx-light and stunnel4 come from `./quickstart check all` or
+# .ci/run; without nginx or stunnel their checks are skipped (failed under
+# CI=true), without curl the
 # client is `openssl s_client`.  In a sanitizer build every
 # program runs with the ASan runtime preloaded; curl does not start that way
 # (it hangs before it does anything), so `openssl s_client` is the client.
@@ -377,6 +379,76 @@ EOF
 		ok $? "nginx's access log: TLSv1.3 $suite X25519 200 $size" || diag "$ndir/access.log"
 	fi
 	stop $master
+fi
+
+# --- stunnel ------------------------------------------------------------------------
+# stunnel 5 creates its TLS contexts with the query provider!=fips, which
+# replaces a default ?provider=zinc: zinc.preferred keeps zinc chosen
+# (zinc(7) PROPERTIES).  Each connection's data goes through `head -n 1`,
+# which echoes the client's line and exits, so the connection closes.
+stunnel=$(command -v stunnel4 || command -v stunnel || true)
+# run_stunnel NAME CNF: stunnel with OPENSSL_CONF=CNF serves one connection
+# from openssl s_client (the default provider alone); its report is
+# $tmp/NAME.rep.  Sets stunnel_pid and stunnel_up (0: listened and echoed).
+run_stunnel() {
+	local name=$1 cnf=$2 sport i
+	sport=$(free_port)
+	cat >"$tmp/$name.conf" <<EOF
+foreground = yes
+pid =
+output = $tmp/$name.log
+debug = info
+[echo]
+accept = 127.0.0.1:$sport
+exec = /usr/bin/head
+execArgs = head -n 1
+cert = $tmp/cert.pem
+key = $tmp/key.pem
+sslVersionMin = TLSv1.3
+ciphersuites = $suite
+curves = X25519
+EOF
+	"${run_env[@]}" OPENSSL_CONF="$cnf" ZINC_REPORT="$tmp/$name.rep" "$stunnel" \
+		"$tmp/$name.conf" >"$tmp/$name.out" 2>&1 &
+	stunnel_pid=$!
+	servers+=($stunnel_pid)
+	stunnel_up=1
+	for ((i = 0; i < start_limit; i++)); do
+		kill -0 $stunnel_pid 2>/dev/null || break
+		(exec 3<>"/dev/tcp/127.0.0.1/$sport") 2>/dev/null && { stunnel_up=0; break; }
+		sleep 0.1
+	done
+	[ $stunnel_up -eq 0 ] || return
+	echo "through stunnel $name" |
+	OPENSSL_CONF=/dev/null "$openssl" s_client -connect "127.0.0.1:$sport" -brief -ign_eof \
+		-tls1_3 -ciphersuites $suite -groups x25519 >"$tmp/$name.got" 2>"$tmp/$name.client" &
+	wait_bounded $! $run_limit && grep -qx "through stunnel $name" "$tmp/$name.got" ||
+		stunnel_up=1
+	stop $stunnel_pid
+}
+if [ -z "$stunnel" ]; then
+	missing 5 "stunnel is not installed (./quickstart check all installs stunnel4)"
+elif other_major "$stunnel" >/dev/null; then
+	skip 5 "$(other_major "$stunnel")"
+else
+	run_stunnel preferred "$tmp/openssl.cnf"
+	ok $stunnel_up "stunnel (default_properties = ?zinc.preferred) echoes a line over TLS 1.3" ||
+		{ diag "$tmp/preferred.out"; tail -n 15 "$tmp/preferred.log" | diag; diag "$tmp/preferred.client"; }
+	grep -q "TLSv1.3 ciphersuite: $suite" "$tmp/preferred.log" &&
+		grep -q 'Peer temporary key: X25519' "$tmp/preferred.log"
+	ok $? "stunnel's log: TLSv1.3, $suite, X25519" || tail -n 15 "$tmp/preferred.log" | diag
+	check_report "$tmp/preferred.rep" $stunnel_pid "$(basename "$stunnel")" \
+		"stunnel, whose query is provider!=fips, under ?zinc.preferred"
+
+	# The trap README warns of: the same with ?provider=zinc leaves zinc unused.
+	sed 's/^default_properties = .*/default_properties = ?provider=zinc/' "$tmp/openssl.cnf" \
+		>"$tmp/provider-zinc.cnf"
+	run_stunnel provider-zinc "$tmp/provider-zinc.cnf"
+	ok $stunnel_up "stunnel (default_properties = ?provider=zinc) echoes a line too" ||
+		{ diag "$tmp/provider-zinc.out"; tail -n 15 "$tmp/provider-zinc.log" | diag; }
+	[ ! -e "$tmp/provider-zinc.rep" ]
+	ok $? "stunnel under ?provider=zinc: zinc is not chosen (no report), as zinc(7) says" ||
+		diag "$tmp/provider-zinc.rep"
 fi
 
 echo "1..$n"

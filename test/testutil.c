@@ -143,7 +143,7 @@ OSSL_LIB_CTX *zt_preferred_ctx(void)
 {
 	if (preferred_ctx == NULL) {
 		preferred_ctx = new_ctx(1, 1);
-		if (!EVP_set_default_properties(preferred_ctx, "?provider=zinc"))
+		if (!EVP_set_default_properties(preferred_ctx, ZT_PREFER_ZINC))
 			bail("cannot set default properties");
 	}
 	return preferred_ctx;

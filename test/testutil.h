@@ -45,12 +45,14 @@ int zt_mem_eq(const void *got, size_t got_len, const void *want, size_t want_len
  * Library contexts, created on first use and freed by zt_done():
  *   zt_zinc_ctx()       zinc alone (from $ZINC_MODULE_DIR)
  *   zt_default_ctx()    OpenSSL's default provider alone: the oracle
- *   zt_preferred_ctx()  zinc and default, default_properties "?provider=zinc"
+ *   zt_preferred_ctx()  zinc and default, default_properties ZT_PREFER_ZINC
  * Each exits the program with "Bail out!" if the provider cannot load.
  */
 OSSL_LIB_CTX *zt_zinc_ctx(void);
 OSSL_LIB_CTX *zt_default_ctx(void);
 OSSL_LIB_CTX *zt_preferred_ctx(void);
+/* The default properties README recommends. */
+#define ZT_PREFER_ZINC "?zinc.preferred"
 
 /*
  * The running libcrypto is at least major.minor: for the expectations that
