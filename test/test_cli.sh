@@ -212,4 +212,33 @@ else
 	ok $? "aead-file: encrypted by default, decrypted by zinc" || diag "$tmp/err"
 fi
 
+# --- the silent configuration mistakes README's Troubleshooting lists ---------
+# A wrong `module =` path: OpenSSL carries on with the default provider alone
+# and says nothing; loading the same path by hand names the problem.
+sh "$ZINC_SRCDIR/test/openssl-cnf.sh" "$tmp/nowhere/zinc.so" >"$tmp/wrong-module.cnf"
+OPENSSL_CONF=$tmp/wrong-module.cnf ossl list -providers >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q '^  default$' "$tmp/out" && ! grep -q zinc "$tmp/out"
+ok $? "a wrong module path: openssl list -providers succeeds and lists no zinc ($rc)" ||
+	diag "$tmp/out"
+ossl list -providers -provider "$tmp/nowhere/zinc.so" >"$tmp/out" 2>&1
+rc=$?
+[ $rc -ne 0 ] && grep -q "unable to load provider $tmp/nowhere/zinc.so" "$tmp/out" &&
+	grep -q 'cannot open shared object file' "$tmp/out"
+ok $? "openssl list -providers -provider PATH names the file it cannot load ($rc)" ||
+	diag "$tmp/out"
+ossl list -providers -provider "$module" >"$tmp/out" 2>&1 &&
+	grep -q '^    name: zinc$' "$tmp/out" && grep -q '^    status: active$' "$tmp/out"
+ok $? "openssl list -providers -provider PATH: the right path shows zinc, active" ||
+	diag "$tmp/out"
+
+# No `default` in the providers section: zinc loads, and everything zinc
+# lacks fails, the random generator first.
+grep -v '^default = default_sect$' "$tmp/zinc.cnf" >"$tmp/no-default.cnf"
+OPENSSL_CONF=$tmp/no-default.cnf ossl rand -hex 8 >"$tmp/out" 2>&1
+rc=$?
+[ $rc -ne 0 ] && grep -q 'unable to fetch drbg' "$tmp/out"
+ok $? "a providers section without default: openssl rand fails, unable to fetch drbg ($rc)" ||
+	diag "$tmp/out"
+
 echo "1..$n"
