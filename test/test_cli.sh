@@ -232,6 +232,15 @@ ossl list -providers -provider "$module" >"$tmp/out" 2>&1 &&
 ok $? "openssl list -providers -provider PATH: the right path shows zinc, active" ||
 	diag "$tmp/out"
 
+# zinc's section without `activate = 1`: not loaded, and no word of it.
+sed '/^\[zinc_sect\]/,/^\[/{/^activate = 1$/d}' "$tmp/zinc.cnf" >"$tmp/inactive.cnf"
+OPENSSL_CONF=$tmp/inactive.cnf ossl list -providers >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q '^  default$' "$tmp/out" && ! grep -q zinc "$tmp/out" &&
+	[ "$(grep -c '^activate = 1$' "$tmp/inactive.cnf")" -eq 1 ]
+ok $? "zinc's section without activate: openssl list -providers lists no zinc ($rc)" ||
+	diag "$tmp/out"
+
 # No `default` in the providers section: zinc loads, and everything zinc
 # lacks fails, the random generator first.
 grep -v '^default = default_sect$' "$tmp/zinc.cnf" >"$tmp/no-default.cnf"

@@ -12,7 +12,7 @@
  *
  * The program does not name a provider: EVP_CIPHER_fetch() with a NULL
  * library context and NULL properties lets openssl.cnf decide, so with
- * "default_properties = ?provider=zinc" zinc serves the cipher.
+ * "default_properties = ?zinc.preferred" zinc serves the cipher.
  *
  * Never reuse a nonce with the same key: each encryption draws a fresh
  * random one.  With XChaCha20's 24-byte nonce random nonces are safe for
