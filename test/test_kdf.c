@@ -2,7 +2,7 @@
 /*
  * WireGuard's KDF building blocks over zinc's BLAKE2S-256: OpenSSL's HMAC
  * and HKDF (default provider code) running zinc's digest, once through the
- * default properties "?provider=zinc" and once with "provider=zinc" forced,
+ * default properties "?zinc.preferred" and once with "provider=zinc" forced,
  * against the same computations in the default provider alone.  Then the
  * chain of the WireGuard paper, T0 = HMAC(C, input), T1 = HMAC(T0, 0x1),
  * Ti = HMAC(T0, Ti-1 || i), which is HKDF with salt C and no info.

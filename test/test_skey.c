@@ -263,7 +263,7 @@ static void test_import_export(void)
 	size_t rawlen = 0;
 
 	zt_ok(skey != NULL && is_named(api.get0_provider_name(skey), "zinc"),
-	      "?provider=zinc: " GENERIC " without properties is zinc's");
+	      ZT_PREFER_ZINC ": " GENERIC " without properties is zinc's");
 	zt_ok(dflt != NULL && is_named(api.get0_provider_name(dflt), "default"),
 	      "default alone: " GENERIC " is default's");
 	if (zt_ok(skey != NULL && api.get0_raw_key(skey, &raw, &rawlen), "zinc skey exports"))

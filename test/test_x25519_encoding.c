@@ -52,7 +52,7 @@ static OSSL_LIB_CTX *zinc_last_ctx(void)
 	    (dir != NULL && !OSSL_PROVIDER_set_default_search_path(zinc_last, dir)) ||
 	    (zinc_last_provs[0] = OSSL_PROVIDER_load(zinc_last, "default")) == NULL ||
 	    (zinc_last_provs[1] = OSSL_PROVIDER_load(zinc_last, "zinc")) == NULL ||
-	    !EVP_set_default_properties(zinc_last, "?provider=zinc")) {
+	    !EVP_set_default_properties(zinc_last, ZT_PREFER_ZINC)) {
 		printf("Bail out! cannot make a context with default, then zinc\n");
 		exit(99);
 	}
@@ -186,7 +186,7 @@ static int derive(OSSL_LIB_CTX *ctx, EVP_PKEY *priv, EVP_PKEY *peer, uint8_t out
 
 /* --- algorithm tables ---------------------------------------------------------- */
 
-/* The property string without provider= and fips=, for comparing tables. */
+/* The property string without provider=, fips= and zinc.*, for comparing tables. */
 static void strip_props(char *out, size_t size, const char *props)
 {
 	const char *p = props;
@@ -195,7 +195,8 @@ static void strip_props(char *out, size_t size, const char *props)
 	while (*p != '\0') {
 		size_t n = strcspn(p, ",");
 
-		if (strncmp(p, "provider=", 9) != 0 && strncmp(p, "fips=", 5) != 0) {
+		if (strncmp(p, "provider=", 9) != 0 && strncmp(p, "fips=", 5) != 0 &&
+		    strncmp(p, "zinc.", 5) != 0) {
 			if (*out != '\0')
 				strncat(out, ",", size - strlen(out) - 1);
 			strncat(out, p, n < size - strlen(out) - 1 ? n : size - strlen(out) - 1);
