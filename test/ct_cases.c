@@ -41,10 +41,7 @@ static uint64_t rng;
 
 static void seed(unsigned set)
 {
-	uint8_t skip[8];
-
-	rng = 0x9e3779b97f4a7c15u ^ ((uint64_t)set * 0xd1b54a32d192ed03u + 1);
-	ct_fill(&rng, skip, sizeof(skip));
+	rng = ct_seed(0x9e3779b97f4a7c15u, set);
 }
 
 static void fill(void *buf, size_t len)

@@ -22,4 +22,17 @@ static inline void ct_fill(uint64_t *state, void *buf, size_t len)
 	}
 }
 
+/*
+ * The state for secret set number set, from a file's own base: the first
+ * bytes skipped, so that neighbouring sets differ from their first byte.
+ */
+static inline uint64_t ct_seed(uint64_t base, unsigned set)
+{
+	uint64_t state = base ^ ((uint64_t)set * 0xd1b54a32d192ed03u + 1);
+	uint8_t skip[8];
+
+	ct_fill(&state, skip, sizeof(skip));
+	return state;
+}
+
 #endif
