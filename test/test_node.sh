@@ -55,7 +55,7 @@ curve25519=$(impl curve25519)
 ok $? "openssl.cnf loads zinc ($module); $(basename "$node") $("$node" --version) has OpenSSL $node_openssl" ||
 	diag "$tmp/providers"
 
-# Keys, nonces, messages: random, the same for every run.
+# Keys, nonces, messages: one random file that every run reads.
 head -c 70000 /dev/urandom >"$tmp/random"
 
 # What Node computes, one line each; published vectors (RFC 8439 2.8.2,
@@ -214,5 +214,12 @@ ok $? "without nodejs_conf: the same results, zinc unused (no report)" ||
 # ... unless Node is told to read openssl_conf.
 run shared-config OPENSSL_CONF="$tmp/no-nodejs.cnf" -- --openssl-shared-config
 check_report shared-config
+# --openssl-config names the file only: Node still reads nodejs_conf there.
+run config-option OPENSSL_CONF=/dev/null -- --openssl-config="$tmp/no-nodejs.cnf"
+[ ! -e "$tmp/config-option.rep" ]
+ok $? "--openssl-config=FILE without nodejs_conf: zinc unused (no report)" ||
+	diag "$tmp/config-option.rep"
+run config-option-nodejs_conf OPENSSL_CONF=/dev/null -- --openssl-config="$tmp/openssl.cnf"
+check_report config-option-nodejs_conf
 
 echo "1..$n"
