@@ -46,12 +46,7 @@ grep -v '^nodejs_conf' "$tmp/openssl.cnf" >"$tmp/no-nodejs.cnf"
 # zinc's implementation names on this CPU, as OpenSSL shows them.
 "${run_env[@]}" OPENSSL_CONF="$tmp/openssl.cnf" "$openssl" list -providers -verbose \
 	>"$tmp/providers" 2>&1
-impl() { sed -n "s/^ *build info: zinc .*; $1: \([^;]*\);.*/\1/p" "$tmp/providers"; }
-chacha20=$(impl chacha20)
-poly1305=$(impl poly1305)
-blake2s=$(impl blake2s)
-curve25519=$(impl curve25519)
-[ -n "$chacha20" ] && [ -n "$poly1305" ] && [ -n "$blake2s" ] && [ -n "$curve25519" ]
+zinc_impls "$tmp/providers"
 ok $? "openssl.cnf loads zinc ($module); $(basename "$node") $("$node" --version) has OpenSSL $node_openssl" ||
 	diag "$tmp/providers"
 
@@ -181,8 +176,8 @@ ok $? "default: a wrong tag is Node's own 'Unsupported state or unable to authen
 # check_report NAME: Node's results are the oracle's, and its report names
 # exactly zinc's implementations of the algorithms the script used.
 check_report() {
-	local name=$1 prog
-	prog=$(basename "$node")
+	local name=$1 who
+	who="zinc[$pid $(basename "$node" | head -c 15)]"
 	diff <(grep -v '^a tag refused' "$tmp/default.out") \
 	     <(grep -v '^a tag refused' "$tmp/$name.out") >"$tmp/diff"
 	ok $? "$name: the same results as the default provider alone" || diag "$tmp/diff"
@@ -191,16 +186,13 @@ check_report() {
 		"$tmp/$name.out"
 	ok $? "$name: a wrong tag is zinc's 'tag mismatch: the message is not authentic'" ||
 		grep '^a tag refused' "$tmp/$name.out" | diag
-	{
-		echo "zinc[$pid ${prog:0:15}]: ChaCha20-Poly1305 encrypt: chacha20 $chacha20, poly1305 $poly1305"
-		echo "zinc[$pid ${prog:0:15}]: ChaCha20-Poly1305 decrypt: chacha20 $chacha20, poly1305 $poly1305"
-		echo "zinc[$pid ${prog:0:15}]: BLAKE2S-256 digest: blake2s $blake2s"
-		echo "zinc[$pid ${prog:0:15}]: X25519 keygen: curve25519 $curve25519"
-		echo "zinc[$pid ${prog:0:15}]: X25519 derive: curve25519 $curve25519"
-	} | sort >"$tmp/want.rep"
-	sort "$tmp/$name.rep" 2>/dev/null | cmp -s - "$tmp/want.rep"
-	ok $? "$name: ZINC_REPORT shows zinc's ChaCha20-Poly1305 encrypt and decrypt, BLAKE2S-256, X25519 keygen and derive, once each" ||
-		{ echo "# want:"; diag "$tmp/want.rep"; echo "# got:"; diag "$tmp/$name.rep" 2>/dev/null; }
+	report_is "$tmp/$name.rep" \
+		"$who: ChaCha20-Poly1305 encrypt: chacha20 $chacha20, poly1305 $poly1305" \
+		"$who: ChaCha20-Poly1305 decrypt: chacha20 $chacha20, poly1305 $poly1305" \
+		"$who: BLAKE2S-256 digest: blake2s $blake2s" \
+		"$who: X25519 keygen: curve25519 $curve25519" \
+		"$who: X25519 derive: curve25519 $curve25519"
+	ok $? "$name: ZINC_REPORT shows zinc's ChaCha20-Poly1305 encrypt and decrypt, BLAKE2S-256, X25519 keygen and derive, once each"
 }
 
 run zinc OPENSSL_CONF="$tmp/openssl.cnf"
