@@ -186,6 +186,7 @@ check_report() {
 		"$tmp/$name.out"
 	ok $? "$name: a wrong tag is zinc's 'tag mismatch: the message is not authentic'" ||
 		grep '^a tag refused' "$tmp/$name.out" | diag
+	# shellcheck disable=SC2154 # zinc_impls set the implementations
 	report_is "$tmp/$name.rep" \
 		"$who: ChaCha20-Poly1305 encrypt: chacha20 $chacha20, poly1305 $poly1305" \
 		"$who: ChaCha20-Poly1305 decrypt: chacha20 $chacha20, poly1305 $poly1305" \
