@@ -84,3 +84,29 @@ cpu_masks() {	# cpu_masks FEATURES
 		;;
 	esac
 }
+
+# Sets chacha20, poly1305, blake2s and curve25519 to the implementations
+# zinc's build info names in PROVIDERS (`openssl list -providers -verbose`);
+# fails if one is missing.
+zinc_impls() {	# zinc_impls PROVIDERS
+	local prim status=0
+	for prim in chacha20 poly1305 blake2s curve25519; do
+		printf -v "$prim" '%s' \
+			"$(sed -n "s/^ *build info: zinc .*; $prim: \([^;]*\);.*/\1/p" "$1")"
+		[ -n "${!prim}" ] || status=1
+	done
+	return $status
+}
+
+# Whether REPORT (a ZINC_REPORT file) holds exactly the LINEs, in any order;
+# if not, says what it wanted and what it got.
+report_is() {	# report_is REPORT LINE...
+	local report=$1
+	shift
+	[ "$(printf '%s\n' "$@" | sort)" = "$(sort "$report" 2>/dev/null)" ] && return 0
+	echo "# want:"
+	printf '# %s\n' "$@"
+	echo "# got:"
+	diag "$report" 2>/dev/null
+	return 1
+}

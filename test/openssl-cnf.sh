@@ -7,6 +7,8 @@
 # Used by the shell tests.
 cat <<CNF
 openssl_conf = openssl_init
+# Node.js reads this one instead (test_node.sh).
+nodejs_conf = openssl_init
 [openssl_init]
 providers = providers
 alg_section = algorithms
