@@ -526,12 +526,13 @@ static struct tag_verdict decrypt_with_tag(const EVP_CIPHER *c, const unsigned c
 {
 	EVP_CIPHER_CTX *ctx = ctx_for(c, 0, key, iv);
 	struct tag_verdict v = { 0, 0, -1 };
-	unsigned char got[64];
 	int outl, fin;
 
 	v.set = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, n, (void *)tag) > 0;
 	v.taglen = EVP_CIPHER_CTX_get_tag_length(ctx);
 	if (v.set) {
+		unsigned char got[64];
+
 		if (!EVP_DecryptUpdate(ctx, got, &outl, ct, (int)len))
 			bail("decrypt update");
 		v.final = EVP_DecryptFinal_ex(ctx, got + outl, &fin);
