@@ -192,7 +192,7 @@ static void error_text(int err, char *buf, size_t size)
 /* The process's one warning: the first failure's. */
 static void warn_once(const char *what, int err)
 {
-	char line[PATH_MAX + 256], reason[128], name[32];
+	char line[PATH_MAX + 512], reason[128], name[32];
 	int len;
 	ssize_t written;
 
