@@ -7,8 +7,14 @@
  * and the line goes out in one write, so that the lines of concurrent
  * processes interleave whole.  Unset or empty, an algorithm's init pays one
  * relaxed atomic load (zinc_report() in report.h).
+ *
+ * A file that cannot be opened (or written) costs no line: the event stays
+ * pending, the process warns once on stderr, and the next use of any event
+ * that can write also writes the lines that waited (a server's workers may
+ * run as a user who cannot write the file until someone fixes it).
  */
 #include "config.h"
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
@@ -49,8 +55,17 @@ atomic_bool zinc_report_pending[ZINC_EV_COUNT];
 /* Written once, before any event is armed; empty: stderr. */
 static char report_path[PATH_MAX];
 
+/* Events used whose line the file did not take, as bits; each is pending again. */
+static atomic_uint unwritten;
+_Static_assert(ZINC_EV_COUNT <= sizeof(unsigned int) * CHAR_BIT, "an event is a bit of unwritten");
+/* Set by the one thread that writes the process's warning. */
+static atomic_bool warned;
+
+/* At setup, and in a forked child: another process, with its own lines and warning. */
 static void arm_all(void)
 {
+	atomic_store_explicit(&unwritten, 0, memory_order_relaxed);
+	atomic_store_explicit(&warned, false, memory_order_relaxed);
 	for (int ev = 0; ev < ZINC_EV_COUNT; ev++)
 		atomic_store_explicit(&zinc_report_pending[ev], true, memory_order_relaxed);
 }
@@ -124,42 +139,130 @@ static size_t append(char *line, size_t size, size_t len, const char *s)
 	return len + n;
 }
 
-void zinc_report_first(enum zinc_event ev)
+/* Fills line with ev's report, newline included; returns its length. */
+static size_t format_line(char *line, size_t size, enum zinc_event ev)
 {
-	char line[512], name[32];
+	char name[32];
 	const char *sep = "";
 	size_t len;
-	ssize_t written;
-	int fd = STDERR_FILENO;
-
-	/* Of the threads that saw the event pending, the one that clears it writes. */
-	if (!atomic_exchange_explicit(&zinc_report_pending[ev], false, memory_order_relaxed))
-		return;
 
 	program_name(name, sizeof(name));
-	snprintf(line, sizeof(line) - 1, "zinc[%ld%s%s]: %s: ", (long)getpid(),
+	snprintf(line, size - 1, "zinc[%ld%s%s]: %s: ", (long)getpid(),
 		 name[0] != '\0' ? " " : "", name, events[ev].what);
 	len = strlen(line);
 	for (enum zinc_primitive p = 0; p < ZINC_PRIMITIVE_COUNT; p++) {
 		if ((events[ev].uses & (1u << p)) == 0)
 			continue;
-		len = append(line, sizeof(line) - 1, len, sep);
-		len = append(line, sizeof(line) - 1, len, zinc_primitive_name(p));
-		len = append(line, sizeof(line) - 1, len, " ");
-		len = append(line, sizeof(line) - 1, len, zinc_primitive_implementation(p));
+		len = append(line, size - 1, len, sep);
+		len = append(line, size - 1, len, zinc_primitive_name(p));
+		len = append(line, size - 1, len, " ");
+		len = append(line, size - 1, len, zinc_primitive_implementation(p));
 		sep = ", ";
 	}
-	/* sizeof(line) - 1 above kept room for the newline. */
+	/* size - 1 above kept room for the newline. */
 	line[len++] = '\n';
+	return len;
+}
 
-	if (report_path[0] != '\0') {
-		fd = open(report_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0666);
-		if (fd < 0)
-			return;
-	}
-	/* One write: lines from concurrent processes do not mix. */
-	written = write(fd, line, len);
+/* One write: lines from concurrent processes do not mix.  False with errno set. */
+static bool write_line(int fd, enum zinc_event ev)
+{
+	char line[512];
+	size_t len = format_line(line, sizeof(line), ev);
+	ssize_t written = write(fd, line, len);
+
+	if (written >= 0 && (size_t)written != len)
+		errno = EIO;	/* a short write sets none */
+	return written >= 0 && (size_t)written == len;
+}
+
+static void error_text(int err, char *buf, size_t size)
+{
+#ifdef STRERROR_R_CHAR_P
+	const char *s = strerror_r(err, buf, size);
+
+	if (s != buf)
+		snprintf(buf, size, "%s", s);
+#else
+	if (strerror_r(err, buf, size) != 0)
+		snprintf(buf, size, "error %d", err);
+#endif
+}
+
+/* The process's one warning: the first failure's. */
+static void warn_once(const char *what, int err)
+{
+	char line[PATH_MAX + 512], reason[128], name[32];
+	int len;
+	ssize_t written;
+
+	if (atomic_exchange_explicit(&warned, true, memory_order_relaxed))
+		return;
+	error_text(err, reason, sizeof(reason));
+	program_name(name, sizeof(name));
+	len = snprintf(line, sizeof(line),
+		       "zinc[%ld%s%s]: cannot %s ZINC_REPORT file %s: %s; zinc keeps its lines "
+		       "for a later use that can write them\n", (long)getpid(), name[0] != '\0' ? " " : "",
+		       name, what, report_path, reason);
+	if (len < 0)
+		return;
+	if ((size_t)len >= sizeof(line))
+		len = sizeof(line) - 1;
+	written = write(STDERR_FILENO, line, (size_t)len);
 	(void)written;
-	if (fd != STDERR_FILENO)
-		close(fd);
+}
+
+/*
+ * The caller holds ev (it cleared ev's pending flag) and could not write its
+ * line: ev is marked unwritten, then pending again, for a later use to take.
+ */
+static void keep_pending(enum zinc_event ev, const char *what, int err)
+{
+	atomic_fetch_or_explicit(&unwritten, 1u << ev, memory_order_release);
+	atomic_store_explicit(&zinc_report_pending[ev], true, memory_order_release);
+	warn_once(what, err);
+}
+
+/* The lines that waited, each taken as its event's own use; false if one failed. */
+static bool write_unwritten(int fd)
+{
+	unsigned int waiting = atomic_load_explicit(&unwritten, memory_order_acquire);
+
+	for (int ev = 0; waiting != 0 && ev < ZINC_EV_COUNT; ev++) {
+		if ((waiting & (1u << ev)) == 0 ||
+		    !atomic_exchange_explicit(&zinc_report_pending[ev], false, memory_order_acq_rel))
+			continue;
+		if (!write_line(fd, ev)) {
+			keep_pending(ev, "write to", errno);
+			return false;
+		}
+		atomic_fetch_and_explicit(&unwritten, ~(1u << ev), memory_order_relaxed);
+	}
+	return true;
+}
+
+void zinc_report_first(enum zinc_event ev)
+{
+	int fd;
+
+	/* Of the threads that saw the event pending, the one that clears it writes. */
+	if (!atomic_exchange_explicit(&zinc_report_pending[ev], false, memory_order_acq_rel))
+		return;
+
+	if (report_path[0] == '\0') {
+		/* Standard error is not retried: a failure there has nowhere to be told. */
+		(void)write_line(STDERR_FILENO, ev);
+		return;
+	}
+	fd = open(report_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0666);
+	if (fd < 0) {
+		keep_pending(ev, "open", errno);
+		return;
+	}
+	/* The lines that waited first: their uses came first. */
+	if (write_unwritten(fd) && write_line(fd, ev))
+		atomic_fetch_and_explicit(&unwritten, ~(1u << ev), memory_order_relaxed);
+	else
+		keep_pending(ev, "write to", errno);
+	close(fd);
 }

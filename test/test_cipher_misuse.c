@@ -7,7 +7,8 @@
  * the comment says what default does.  Some cases cannot be reached
  * through EVP (EVP always passes the context's own key and IV lengths, and
  * an int length); those call zinc's dispatch table directly, as the core
- * would.
+ * would.  Two uses default accepts, zinc accepts too, with default's
+ * results: tags shorter than 16 bytes, and overlapping buffers.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -513,6 +514,191 @@ static void test_aead_tls(const EVP_CIPHER *c, const char *name, size_t ivlen)
 	EVP_CIPHER_CTX_free(ctx);
 }
 
+/* --- Accepted as default accepts them ------------------------------------------ */
+
+/* What a decryption with an n-byte tag from tag gives: set's and final's returns, taglen. */
+struct tag_verdict {
+	int set, taglen, final;
+};
+
+static struct tag_verdict decrypt_with_tag(const EVP_CIPHER *c, const unsigned char *ct,
+					   size_t len, const unsigned char *tag, int n)
+{
+	EVP_CIPHER_CTX *ctx = ctx_for(c, 0, key, iv);
+	struct tag_verdict v = { 0, 0, -1 };
+	int outl, fin;
+
+	v.set = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, n, (void *)tag) > 0;
+	v.taglen = EVP_CIPHER_CTX_get_tag_length(ctx);
+	if (v.set) {
+		unsigned char got[64];
+
+		if (!EVP_DecryptUpdate(ctx, got, &outl, ct, (int)len))
+			bail("decrypt update");
+		v.final = EVP_DecryptFinal_ex(ctx, got + outl, &fin);
+		if (v.final > 0 && memcmp(got, pt, len) != 0)
+			v.final = -2;	/* accepted, with a wrong plaintext */
+	}
+	ERR_clear_error();	/* the refusals' own, expected */
+	EVP_CIPHER_CTX_free(ctx);
+	return v;
+}
+
+static void seal_64(const EVP_CIPHER *c, unsigned char ct[64], unsigned char tag[16])
+{
+	EVP_CIPHER_CTX *ctx = ctx_for(c, 1, key, iv);
+	int outl, fin;
+
+	if (!EVP_EncryptUpdate(ctx, ct, &outl, pt, 64) || !EVP_EncryptFinal_ex(ctx, ct + outl, &fin) ||
+	    EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag) <= 0)
+		bail("seal");
+	EVP_CIPHER_CTX_free(ctx);
+}
+
+/*
+ * Decryption with the first n bytes of the tag, n = 1..17: right, with the
+ * last of them flipped, and with the byte after them flipped.  Default
+ * (3.0 to 4.0) takes 1 to 16 bytes and compares only those, and so must
+ * zinc; its XChaCha20-Poly1305, which default lacks, must give default's
+ * ChaCha20-Poly1305 verdicts.  An application that requires 16 bytes
+ * passes exactly 16: EVP_CIPHER_CTX_get_tag_length() then says 16.
+ */
+static void test_short_tags(const EVP_CIPHER *c, const EVP_CIPHER *dc, const char *name)
+{
+	unsigned char ct[64], tag[17] = { 0 }, dct[64], dtag[17] = { 0 };
+	int n, flip, same = 1, as_expected = 1;
+
+	seal_64(c, ct, tag);
+	seal_64(dc, dct, dtag);
+	for (n = 1; n <= 17; n++) {
+		for (flip = 0; flip <= 2; flip++) {
+			/* flip 1: the last byte given; flip 2: the byte after (the 16th for n = 16, 17). */
+			int at = flip == 1 ? n - 1 : n < 16 ? n : 15;
+			unsigned char t[17], dt[17];
+			struct tag_verdict z, d;
+			int accept = n <= 16 && (flip == 0 || (flip == 2 && n < 16));
+
+			memcpy(t, tag, sizeof(t));
+			memcpy(dt, dtag, sizeof(dt));
+			if (flip != 0) {
+				t[at] ^= 1;
+				dt[at] ^= 1;
+			}
+			z = decrypt_with_tag(c, ct, sizeof(ct), t, n);
+			d = decrypt_with_tag(dc, dct, sizeof(dct), dt, n);
+			if (z.set != d.set || z.taglen != d.taglen || (z.final > 0) != (d.final > 0)) {
+				if (same)
+					zt_diag("%d-byte tag, flip %d: zinc set %d taglen %d final %d, "
+						"default set %d taglen %d final %d", n, flip, z.set,
+						z.taglen, z.final, d.set, d.taglen, d.final);
+				same = 0;
+			}
+			if (z.set != (n <= 16) || (z.set && z.taglen != n) ||
+			    (z.final > 0) != accept || z.final == -2)
+				as_expected = 0;
+		}
+	}
+	zt_ok(same, "%s: 1 to 17 bytes of tag, right or with a byte flipped: default's verdicts",
+	      name);
+	zt_ok(as_expected,
+	      "%s: tags of 1 to 15 bytes on decryption: accepted, comparing only their bytes, "
+	      "as by default", name);
+}
+
+/*
+ * Output overlapping the input.  In place (out == in) must work: it is
+ * how TLS and most AEAD users decrypt, at every length the paths split at;
+ * ref gives the bytes with separate buffers.  Partially overlapping buffers
+ * (out = in + k, 0 < |k| < length) are not refused by default's ChaCha20
+ * ciphers (3.0 to 4.0: EVP checks only ciphers not from a provider), and
+ * zinc does as dc does: the output is undefined, but nothing is written
+ * outside the two buffers.
+ */
+static void test_overlap(const EVP_CIPHER *c, const EVP_CIPHER *ref, const char *ref_bytes,
+			 const EVP_CIPHER *dc, const char *name, int aead)
+{
+	static const int lens[] = { 1, 63, 64, 65, 255, 256, 257, 511, 512, 513, 1031 };
+	static const int shifts[] = { 1, -1, 63, -63, 299, -299 };
+	unsigned char big[1100], want[1100], scratch[1100], buf[1100 + 2 * 300];
+	unsigned char tag[16], wtag[16], got[16];
+	int in_place = 1, same_return = 1, in_bounds = 1;
+	size_t i, j;
+
+	zt_rand(big, sizeof(big));
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		const int len = lens[i];
+
+		for (int enc = 1; enc >= 0; enc--) {
+			EVP_CIPHER_CTX *r = ctx_for(ref, enc, key, iv), *ctx = ctx_for(c, enc, key, iv);
+			int outl = 0, fin = 0, ok;
+
+			if (!EVP_CipherUpdate(r, want, &outl, big, len))
+				bail("reference update");
+			if (aead && enc && (!EVP_EncryptFinal_ex(r, scratch, &fin) ||
+					    EVP_CIPHER_CTX_ctrl(r, EVP_CTRL_AEAD_GET_TAG, 16, wtag) <= 0))
+				bail("reference tag");
+			if (aead && !enc) {
+				/* The tag of big as a ciphertext: sealing what it decrypts to. */
+				EVP_CIPHER_CTX *seal = ctx_for(ref, 1, key, iv);
+
+				if (!EVP_EncryptUpdate(seal, scratch, &outl, want, len) ||
+				    !EVP_EncryptFinal_ex(seal, scratch, &fin) ||
+				    EVP_CIPHER_CTX_ctrl(seal, EVP_CTRL_AEAD_GET_TAG, 16, tag) <= 0 ||
+				    EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tag) <= 0)
+					bail("reference seal");
+				EVP_CIPHER_CTX_free(seal);
+			}
+			memcpy(buf, big, len);
+			ok = EVP_CipherUpdate(ctx, buf, &outl, buf, len) && outl == len &&
+			     memcmp(buf, want, len) == 0;
+			if (aead && ok)
+				ok = EVP_CipherFinal_ex(ctx, buf + len, &fin) > 0;
+			if (aead && ok && enc)
+				ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, got) > 0 &&
+				     memcmp(got, wtag, 16) == 0;
+			if (!ok && in_place)
+				zt_diag("%s in place, %d bytes: wrong", enc ? "encrypting" : "decrypting",
+					len);
+			in_place &= ok;
+			EVP_CIPHER_CTX_free(ctx);
+			EVP_CIPHER_CTX_free(r);
+		}
+	}
+	zt_ok(in_place, "%s: in place (output = input), 1 to 1031 bytes: %s%s", name, ref_bytes,
+	      aead ? ", tags too, and the tags verify" : "");
+
+	for (i = 0; i < sizeof(shifts) / sizeof(shifts[0]); i++) {
+		const int k = shifts[i], len = 300;
+
+		for (int enc = 1; enc >= 0; enc--) {
+			EVP_CIPHER_CTX *ctx = ctx_for(c, enc, key, iv), *d = ctx_for(dc, enc, key, iv);
+			unsigned char *in = buf + 300, *dst = in + k;
+			const unsigned char *lo = k < 0 ? dst : in, *hi = (k < 0 ? in : dst) + len;
+			int outl, zret, dret;
+
+			memcpy(in, big, len);
+			dret = EVP_CipherUpdate(d, dst, &outl, in, len);
+			memset(buf, CANARY, sizeof(buf));
+			memcpy(in, big, len);
+			zret = EVP_CipherUpdate(ctx, dst, &outl, in, len);
+			ERR_clear_error();
+			if (zret != dret && same_return)
+				zt_diag("%s, out = in %+d: zinc returned %d, default %d",
+					enc ? "encrypting" : "decrypting", k, zret, dret);
+			same_return &= zret == dret;
+			for (j = 0; j < sizeof(buf); j++)
+				if ((buf + j < lo || buf + j >= hi) && buf[j] != CANARY)
+					in_bounds = 0;
+			EVP_CIPHER_CTX_free(ctx);
+			EVP_CIPHER_CTX_free(d);
+		}
+	}
+	zt_ok(same_return,
+	      "%s: partially overlapping input and output: not refused, as by default "
+	      "(the output is undefined)", name);
+	zt_ok(in_bounds, "%s: ... and nothing is written outside the two buffers", name);
+}
+
 int main(void)
 {
 	static const struct {
@@ -548,6 +734,26 @@ int main(void)
 	if (dc == NULL)
 		bail("fetch default ChaCha20-Poly1305");
 	test_data_limit(dc, "ChaCha20-Poly1305");
+
+	/* XChaCha20-Poly1305, which default lacks, against default's ChaCha20-Poly1305. */
+	for (i = 0; i < sizeof(aeads) / sizeof(aeads[0]); i++) {
+		c = EVP_CIPHER_fetch(zt_zinc_ctx(), aeads[i].name, NULL);
+		if (c == NULL)
+			bail(aeads[i].name);
+		test_short_tags(c, dc, aeads[i].name);
+		test_overlap(c, i == 0 ? dc : c,
+			     i == 0 ? "default's bytes" : "the bytes of separate buffers", dc,
+			     aeads[i].name, 1);
+		EVP_CIPHER_free(c);
+	}
+	EVP_CIPHER_free(dc);
+
+	c = EVP_CIPHER_fetch(zt_zinc_ctx(), "ChaCha20", NULL);
+	dc = EVP_CIPHER_fetch(zt_default_ctx(), "ChaCha20", NULL);
+	if (c == NULL || dc == NULL)
+		bail("fetch ChaCha20");
+	test_overlap(c, dc, "default's bytes", dc, "ChaCha20", 0);
+	EVP_CIPHER_free(c);
 	EVP_CIPHER_free(dc);
 	return zt_done();
 }

@@ -3,7 +3,9 @@
 #
 # ZINC_REPORT through the openssl command line (TAP): one line per algorithm
 # and process, at its first use, naming the implementations the build info
-# names; to stderr or appended to a file; nothing at all when unset.
+# names; to stderr or appended to a file; nothing at all when unset.  A file
+# that cannot be opened: one warning on stderr, the work done, and the lines
+# written once it can be (test/report_steps makes it openable mid-run).
 #
 # Environment (from Makefile.am): ZINC_MODULE_DIR, ZINC_BUILDDIR, ZINC_SRCDIR, OPENSSL.
 set -u
@@ -178,14 +180,101 @@ done | sort >"$tmp/many.want"
 sort "$report" 2>/dev/null | cmp -s - "$tmp/many.want"
 ok $? "sixteen processes at once: sixteen whole lines, one per process" || diag "$report"
 
-# A file that cannot be opened loses the line, not the result.
-ZINC_REPORT=$tmp/no/such/dir/report "${run_env[@]}" "$openssl" dgst -blake2s256 "$tmp/data" \
-	>"$tmp/lost.out" 2>"$tmp/lost.err"
+# --- a file that cannot be opened: one warning, the lines kept -------------
+# warning PID PATH REASON: the one line a process writes on stderr.
+warning() {
+	printf 'zinc[%s]: cannot open ZINC_REPORT file %s: %s; %s\n' "$1" "$2" "$3" \
+		"zinc keeps its lines for a later use that can write them"
+}
+# (LC_ALL=C: the reason is strerror's, in English.)
+ZINC_REPORT=$tmp/no/such/dir/report LC_ALL=C "${run_env[@]}" "$openssl" dgst -blake2s256 \
+	"$tmp/data" "$tmp/data2" "$tmp/empty" >"$tmp/lost.out" 2>"$tmp/lost.err" &
+pid=$!
+wait $pid
 status=$?
-"${run_env[@]}" "$openssl" dgst -blake2s256 "$tmp/data" >"$tmp/lost.want" 2>/dev/null
-[ $status -eq 0 ] && [ ! -s "$tmp/lost.err" ] && [ ! -e "$tmp/no" ] &&
+"${run_env[@]}" "$openssl" dgst -blake2s256 "$tmp/data" "$tmp/data2" "$tmp/empty" \
+	>"$tmp/lost.want" 2>/dev/null
+warning "$pid openssl" "$tmp/no/such/dir/report" "No such file or directory" >"$tmp/lost.want-err"
+[ $status -eq 0 ] && cmp -s "$tmp/lost.err" "$tmp/lost.want-err" && [ ! -e "$tmp/no" ] &&
 	[ -s "$tmp/lost.out" ] && cmp -s "$tmp/lost.out" "$tmp/lost.want"
-ok $? "ZINC_REPORT naming a file in a missing directory: the digest, and nothing else" ||
-	diag "$tmp/lost.err"
+ok $? "ZINC_REPORT naming a file in a missing directory: three digests, one warning line" ||
+	{ echo "# status $status; stderr:"; diag "$tmp/lost.err"; }
+
+# One process (test/report_steps) whose file becomes openable between two
+# of its steps: the lines that waited are written at the next use, once.
+steps=$ZINC_BUILDDIR/test/report_steps
+# run_steps NAME REPORT-FILE STEPS...: runs them with ZINC_REPORT, and
+# again without it, minus the mkdir: and rm: steps, for the results.
+run_steps() {
+	local name=$1 report=$2 s plain=()
+	shift 2
+	for s in "$@"; do
+		case $s in mkdir:* | rm:*) ;; *) plain+=("$s") ;; esac
+	done
+	ZINC_REPORT=$report LC_ALL=C "$steps" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+	pid=$!
+	wait $pid
+	status=$?
+	"$steps" "${plain[@]}" >"$tmp/$name.plain" 2>&1
+}
+if [ ! -x "$steps" ]; then
+	skip 6 "test/report_steps is not built"
+else
+	# A missing directory, made after four uses of three algorithms.
+	run_steps later "$tmp/later/report" digest digest mac derive mkdir:"$tmp/later" \
+		seal digest mac derive
+	warning "$pid report_steps" "$tmp/later/report" "No such file or directory" \
+		>"$tmp/later.want-err"
+	[ $status -eq 0 ] && cmp -s "$tmp/later.out" "$tmp/later.plain" &&
+		grep -q '^derive ' "$tmp/later.out" && cmp -s "$tmp/later.err" "$tmp/later.want-err"
+	ok $? "a directory made mid-run: every step's result, and one warning line before it" ||
+		{ echo "# status $status; stderr:"; diag "$tmp/later.err"; diag "$tmp/later.out"; }
+	# The waiting lines (in zinc's order of events), then the use that wrote them.
+	printf 'zinc[%s report_steps]: %s\n' \
+		"$pid" "POLY1305 MAC: poly1305 $poly1305" \
+		"$pid" "BLAKE2S-256 digest: blake2s $blake2s" \
+		"$pid" "X25519 derive: curve25519 $curve25519" \
+		"$pid" "ChaCha20-Poly1305 encrypt: chacha20 $chacha20, poly1305 $poly1305" \
+		>"$tmp/later.want"
+	cmp -s "$tmp/later/report" "$tmp/later.want"
+	ok $? "... the first use after it writes the three lines that waited, then its own; no line twice" ||
+		diag "$tmp/later/report"
+
+	# A path under a regular file, replaced by a directory mid-run; eight
+	# threads racing to their first uses before and after.
+	echo "not a directory" >"$tmp/plain"
+	run_steps race "$tmp/plain/report" race rm:"$tmp/plain" mkdir:"$tmp/plain" race
+	warning "$pid report_steps" "$tmp/plain/report" "Not a directory" >"$tmp/race.want-err"
+	[ $status -eq 0 ] && cmp -s "$tmp/race.out" "$tmp/race.plain" &&
+		[ "$(cat "$tmp/race.out")" = "$(printf 'race ok\nrace ok')" ] &&
+		cmp -s "$tmp/race.err" "$tmp/race.want-err"
+	ok $? "a path under a regular file, eight racing threads: right results, one warning line" ||
+		{ echo "# status $status; stderr:"; diag "$tmp/race.err"; diag "$tmp/race.out"; }
+	printf 'zinc[%s report_steps]: %s\n' \
+		"$pid" "BLAKE2S-256 digest: blake2s $blake2s" \
+		"$pid" "ChaCha20-Poly1305 encrypt: chacha20 $chacha20, poly1305 $poly1305" |
+		sort >"$tmp/race.want"
+	sort "$tmp/plain/report" 2>/dev/null | cmp -s - "$tmp/race.want"
+	ok $? "... once it is a directory, the racing threads write each waiting line once" ||
+		diag "$tmp/plain/report"
+
+	# Standard error is not a file: nothing waits, nothing warns.
+	run_steps stderr stderr digest digest
+	printf 'zinc[%s report_steps]: BLAKE2S-256 digest: blake2s %s\n' "$pid" "$blake2s" \
+		>"$tmp/stderr.want"
+	[ $status -eq 0 ] && cmp -s "$tmp/stderr.out" "$tmp/stderr.plain" &&
+		cmp -s "$tmp/stderr.err" "$tmp/stderr.want"
+	ok $? "report_steps with ZINC_REPORT=stderr: one line, as the openssl commands" ||
+		diag "$tmp/stderr.err"
+
+	# A file that never becomes openable: results, one warning, nothing else.
+	run_steps never "$tmp/never/report" digest mac seal derive race digest
+	warning "$pid report_steps" "$tmp/never/report" "No such file or directory" \
+		>"$tmp/never.want-err"
+	[ $status -eq 0 ] && cmp -s "$tmp/never.out" "$tmp/never.plain" &&
+		cmp -s "$tmp/never.err" "$tmp/never.want-err" && [ ! -e "$tmp/never" ]
+	ok $? "a file never openable: every step's result, one warning line for all of them" ||
+		{ echo "# status $status; stderr:"; diag "$tmp/never.err"; }
+fi
 
 echo "1..$n"
