@@ -31,12 +31,7 @@ sanitizer_run_env "$module" "$openssl"
 
 # The implementations zinc names in its build info.
 "${run_env[@]}" "$openssl" list -providers -verbose >"$tmp/providers" 2>&1
-impl() { sed -n "s/^ *build info: zinc .*; $1: \([^;]*\);.*/\1/p" "$tmp/providers"; }
-chacha20=$(impl chacha20)
-poly1305=$(impl poly1305)
-blake2s=$(impl blake2s)
-curve25519=$(impl curve25519)
-[ -n "$chacha20" ] && [ -n "$poly1305" ] && [ -n "$blake2s" ] && [ -n "$curve25519" ]
+zinc_impls "$tmp/providers"
 ok $? "zinc is loaded through openssl.cnf and its build info names the implementations" ||
 	diag "$tmp/providers"
 

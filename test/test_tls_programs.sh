@@ -91,11 +91,7 @@ sanitizer_run_env "$module" "$openssl"
 with_zinc=("${run_env[@]}" OPENSSL_CONF="$tmp/openssl.cnf")
 
 "${with_zinc[@]}" "$openssl" list -providers -verbose >"$tmp/providers" 2>&1
-impl() { sed -n "s/^ *build info: zinc .*; $1: \([^;]*\);.*/\1/p" "$tmp/providers"; }
-chacha20=$(impl chacha20)
-poly1305=$(impl poly1305)
-curve25519=$(impl curve25519)
-[ -n "$chacha20" ] && [ -n "$poly1305" ] && [ -n "$curve25519" ]
+zinc_impls "$tmp/providers"
 ok $? "openssl.cnf loads zinc ($module)" || diag "$tmp/providers"
 
 find_nginx() { command -v nginx || { [ -x /usr/sbin/nginx ] && echo /usr/sbin/nginx; }; }
@@ -193,15 +189,12 @@ check_fetch() {
 # TLS 1.3 handshake and records done by zinc in process PID, each once.
 check_report() {
 	local file=$1 pid=$2 prog=$3 side=$4
-	{
-		echo "zinc[$pid $prog]: X25519 keygen: curve25519 $curve25519"
-		echo "zinc[$pid $prog]: X25519 derive: curve25519 $curve25519"
-		echo "zinc[$pid $prog]: ChaCha20-Poly1305 encrypt: chacha20 $chacha20, poly1305 $poly1305"
-		echo "zinc[$pid $prog]: ChaCha20-Poly1305 decrypt: chacha20 $chacha20, poly1305 $poly1305"
-	} | sort >"$tmp/want.rep"
-	sort "$file" 2>/dev/null | cmp -s - "$tmp/want.rep"
-	ok $? "$side: its ZINC_REPORT shows zinc's X25519 keygen and derive, ChaCha20-Poly1305 encrypt and decrypt, once each" ||
-		{ echo "# want:"; diag "$tmp/want.rep"; echo "# got:"; diag "$file" 2>/dev/null; }
+	report_is "$file" \
+		"zinc[$pid $prog]: X25519 keygen: curve25519 $curve25519" \
+		"zinc[$pid $prog]: X25519 derive: curve25519 $curve25519" \
+		"zinc[$pid $prog]: ChaCha20-Poly1305 encrypt: chacha20 $chacha20, poly1305 $poly1305" \
+		"zinc[$pid $prog]: ChaCha20-Poly1305 decrypt: chacha20 $chacha20, poly1305 $poly1305"
+	ok $? "$side: its ZINC_REPORT shows zinc's X25519 keygen and derive, ChaCha20-Poly1305 encrypt and decrypt, once each"
 }
 client_prog=$client
 [ $client = s_client ] && client_prog=openssl
