@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * ChaCha20 and HChaCha20 on x86_64 (generated/chacha20-x86_64.S), #included
- * by chacha20.c, which states what each function of a path does.
+ * ChaCha20 and HChaCha20 on x86_64 (generated/chacha20-x86_64.S, and
+ * chacha20-jobs-x86_64.S for chacha20_jobs()), #included by chacha20.c,
+ * which states what each function of a path does.
  */
 
 void zinc_chacha20_ssse3(uint8_t *dst, const uint8_t *src, size_t nblocks,
@@ -19,6 +20,15 @@ void zinc_chacha20_xor_partial_avx512(uint8_t *dst, const uint8_t *src,
 				      const uint8_t ks[CHACHA20_BLOCK_SIZE], size_t len);
 void zinc_hchacha20_x64(uint8_t out[HCHACHA20_KEY_SIZE], const uint8_t nonce[HCHACHA20_NONCE_SIZE],
 			const uint8_t key[HCHACHA20_KEY_SIZE]);
+chacha20_jobs_fn zinc_chacha20_jobs_avx512, zinc_chacha20_jobs_avx2;
+
+/* The assembly reads struct chacha20_job at these offsets. */
+_Static_assert(offsetof(struct chacha20_job, key) == 0 &&
+	       offsetof(struct chacha20_job, src) == 8 &&
+	       offsetof(struct chacha20_job, dst) == 16 &&
+	       offsetof(struct chacha20_job, iv) == 24 &&
+	       offsetof(struct chacha20_job, len) == 40 &&
+	       sizeof(struct chacha20_job) == 48, "struct chacha20_job as the assembly reads it");
 
 /*
  * A lone block, alone or as the key block, runs scalar: one block is one
@@ -63,15 +73,16 @@ static const struct chacha20_path chacha20_paths[] = {
 	  .blocks = zinc_chacha20_avx512, .pass_blocks = 32,
 	  .scalar = zinc_chacha20_x64_1, .scalar_max = 1,
 	  /* masked byte loads and stores need AVX512BW */
-	  .bytes = chacha20_bytes_avx512, .hchacha20 = zinc_hchacha20_x64 },
+	  .bytes = chacha20_bytes_avx512, .hchacha20 = zinc_hchacha20_x64,
+	  .jobs = zinc_chacha20_jobs_avx512 },
 	{ .path = { CHACHA20_AVX512, "x86_64 AVX-512" },
 	  .blocks = zinc_chacha20_avx512, .pass_blocks = 32,
 	  .scalar = zinc_chacha20_x64_1, .scalar_max = 1,
-	  .hchacha20 = zinc_hchacha20_x64 },
+	  .hchacha20 = zinc_hchacha20_x64, .jobs = zinc_chacha20_jobs_avx2 },
 	{ .path = { CHACHA20_AVX2, "x86_64 AVX2" },
 	  .blocks = zinc_chacha20_avx2, .pass_blocks = 8,
 	  .scalar = zinc_chacha20_x64_1, .scalar_max = 1,
-	  .hchacha20 = zinc_hchacha20_x64 },
+	  .hchacha20 = zinc_hchacha20_x64, .jobs = zinc_chacha20_jobs_avx2 },
 	{ .path = { ZINC_CPU_X86_SSSE3, "x86_64 SSSE3" },
 	  .blocks = zinc_chacha20_ssse3, .pass_blocks = 4,
 	  .scalar = zinc_chacha20_x64_1, .scalar_max = 2,

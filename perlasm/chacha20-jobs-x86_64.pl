@@ -1,0 +1,435 @@
+#!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
+#
+# chacha20_jobs() for x86_64 (provider/crypto/chacha20-x86_64-glue.c):
+# one 64-byte ChaCha20 block per job, each job from a stream of its own
+# (its own key pointer and state words 12..15), a job per 32-bit lane.
+#
+#   void zinc_chacha20_jobs_avx512(const struct chacha20_job *jobs, size_t n);
+#   void zinc_chacha20_jobs_avx2(const struct chacha20_job *jobs, size_t n);
+#
+# Any n (0 does nothing).  struct chacha20_job (include/zinc/chacha20.h) is
+# read at the offsets below, which the glue checks at compile time.  Each
+# job XORs len bytes (1..64) of its keystream block into src, writing dst;
+# not a byte past dst + len is written nor past src + len read.  Lengths
+# and pointers are public: only they steer branches.
+#
+# Word-sliced: register i holds state word i of every lane.  The lanes'
+# blocks are loaded a job per register (key words, then words 12..15, in
+# one register: key in 128-bit lanes 0..1, counter and nonce in lane 2)
+# and transposed into words; after the rounds, transposed back into blocks.
+# A pass short of jobs loads job 0 again into the missing lanes (no read
+# past jobs[n - 1]) and stores only its own.
+#
+#   jobs_avx512   n >= 17: passes of 32 lanes (two sets of 16 zmm words,
+#                 their quarter rounds interleaved: one set alone waits on
+#                 latency); 1..16 left: one set.  A partial block is XORed
+#                 under a byte mask from len (AVX-512 BW), so a mask of
+#                 less than 64 bytes touches nothing past len.
+#   jobs_avx2     passes of 8 lanes (ymm); two of the words 8..11 live on
+#                 the stack in turn, as 16 registers cannot hold 16 words
+#                 and the shift rotations' temporaries.  The keystream
+#                 blocks go to the stack, and each job XORs len bytes from
+#                 there: whole blocks 32 bytes at a time, a partial one by
+#                 the bits of len (32, 16, 8, 4, 2, 1).
+#
+# Loading the lanes (AVX-512, 16 jobs): two loads per job and a 16x16
+# transpose (64 shuffles) took 232 cycles a pass against 466 for gathers
+# (vpgatherqq of the key pointers, then vpgatherqd of each key word and
+# vpgatherdd of each of words 12..15).
+#
+# Nanoseconds per job (64-byte blocks, len 64, a key shared; AMD EPYC Zen 5,
+# 2 vCPUs, medians of 11 runs of 20000 calls; the portable C is
+# chacha20_jobs() with ZINC_CPU=none, 4 lanes of GCC -O2 vector code):
+#
+#   jobs per call     1     8     16    17    32    64
+#   jobs_avx512
+#   jobs_avx2
+#   portable C
+use strict;
+use warnings;
+use zinc_x86_64;
+
+my $flavour = $ARGV[0] // '';
+my $file = asm_open(@ARGV);
+
+# --- register map ----------------------------------------------------------
+my ($jobs, $n) = ('%rdi', '%rsi');	# the arguments; advanced per pass
+my $m = '%rdx';				# jobs in this pass (1..lanes)
+my ($jp, $kp) = ('%r8', '%r9');		# a job, its key
+my ($jp2, $kp2) = ('%r10', '%r11');	# a second one (AVX2 loads two per register)
+my ($src, $dst, $len) = ('%r9', '%r10', '%rcx');	# a job's, when storing
+my $mask = '%rax';			# its byte mask / offset in the block
+my $rounds = '%r11d';
+# struct chacha20_job
+my ($J_KEY, $J_SRC, $J_DST, $J_IV, $J_LEN, $J_SIZE) = (0, 8, 16, 24, 40, 48);
+my @sigma = (0x61707865, 0x3320646e, 0x79622d32, 0x6b206574);
+
+my $isa;	# 'avx512' or 'avx2'
+my $lbl = 0;
+sub label { return '.Ljobs_' . $_[0] . '_' . $lbl++; }
+
+# --- vector instructions: AT&T order, dst last -------------------------------
+sub vadd { my ($s, $d) = @_; code("\tvpaddd\t$s, $d, $d\n"); }
+sub vxor { my ($s, $d) = @_; code($isa eq 'avx512' ? "\tvpxord\t$s, $d, $d\n" : "\tvpxor\t$s, $d, $d\n"); }
+sub vmov {
+	my ($s, $d) = @_;
+	code($isa eq 'avx512' ? "\tvmovdqa32\t$s, $d\n" : "\tvmovdqa\t$s, $d\n");
+}
+sub vrol {
+	my ($x, $r, $t) = @_;
+	if ($isa eq 'avx512') {
+		code("\tvprold\t\$$r, $x, $x\n");
+	} elsif ($r % 8 == 0) {
+		code("\tvpshufb\tjobs_rol${r}(%rip), $x, $x\n");
+	} else {
+		code("\tvpslld\t\$$r, $x, $t\n\tvpsrld\t\$" . (32 - $r) . ", $x, $x\n\tvpor\t$t, $x, $x\n");
+	}
+}
+
+# One quarter round on every [a, b, c, d] of @$quads, step by step across
+# the quads so that their dependency chains run side by side; the shift
+# rotations take temporaries from @$t in turn.
+sub quarter_round {
+	my ($quads, $t) = @_;
+	$t //= [];
+	for my $step ([0, 1, 3, 16], [2, 3, 1, 12], [0, 1, 3, 8], [2, 3, 1, 7]) {
+		my ($x, $y, $z, $r) = @$step;		# x += y; z ^= x; z <<<= r
+		vadd($_->[$y], $_->[$x]) for @$quads;
+		vxor($_->[$x], $_->[$z]) for @$quads;
+		vrol($quads->[$_][$z], $r, @$t ? $t->[$_ % @$t] : undef) for 0 .. $#$quads;
+	}
+}
+my @columns = ([0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]);
+my @diagonals = ([0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]);
+sub quads { my ($x, @q) = @_; return map { [@$x[@$_]] } @q; }
+
+sub round_loop {
+	my ($body) = @_;
+	my $loop = label('round');
+	code("\tmovl\t\$10, $rounds\n$loop:\n");
+	$body->();
+	code("\tdecl\t$rounds\n\tjnz\t$loop\n");
+}
+
+# 4x4 transpose of the dwords in each 128-bit lane of a..d, in place, with
+# two temporaries: element e of the result k is element k of input e.
+sub transpose4 {
+	my ($a, $b, $c, $d, $t0, $t1) = @_;
+	code("\tvpunpckldq\t$b, $a, $t0\n");	# a0 b0 a1 b1
+	code("\tvpunpckhdq\t$b, $a, $t1\n");	# a2 b2 a3 b3
+	code("\tvpunpckldq\t$d, $c, $a\n");	# c0 d0 c1 d1
+	code("\tvpunpckhdq\t$d, $c, $b\n");	# c2 d2 c3 d3
+	code("\tvpunpcklqdq\t$b, $t1, $c\n");	# a2 b2 c2 d2
+	code("\tvpunpckhqdq\t$b, $t1, $d\n");	# a3 b3 c3 d3
+	code("\tvpunpckhqdq\t$a, $t0, $b\n");	# a1 b1 c1 d1
+	code("\tvpunpcklqdq\t$a, $t0, $a\n");	# a0 b0 c0 d0
+}
+
+# 4x4 transpose of the 128-bit lanes of a..d, in place, with two temporaries.
+sub transpose_lanes {
+	my ($a, $b, $c, $d, $t0, $t1) = @_;
+	code("\tvshufi32x4\t\$0x44, $b, $a, $t0\n");	# a0 a1 b0 b1
+	code("\tvshufi32x4\t\$0xee, $b, $a, $t1\n");	# a2 a3 b2 b3
+	code("\tvshufi32x4\t\$0x44, $d, $c, $a\n");	# c0 c1 d0 d1
+	code("\tvshufi32x4\t\$0xee, $d, $c, $b\n");	# c2 c3 d2 d3
+	code("\tvshufi32x4\t\$0x88, $b, $t1, $c\n");	# a2 b2 c2 d2
+	code("\tvshufi32x4\t\$0xdd, $b, $t1, $d\n");	# a3 b3 c3 d3
+	code("\tvshufi32x4\t\$0xdd, $a, $t0, $b\n");	# a1 b1 c1 d1
+	code("\tvshufi32x4\t\$0x88, $a, $t0, $a\n");	# a0 b0 c0 d0
+}
+
+# 16x16 transpose of dwords in 16 zmm registers, in place: element e of
+# register r goes to element r of register e.
+sub transpose16 {
+	my ($r, $t0, $t1) = @_;
+	transpose4(@$r[4 * $_ .. 4 * $_ + 3], $t0, $t1) for 0 .. 3;
+	transpose_lanes(@$r[$_, 4 + $_, 8 + $_, 12 + $_], $t0, $t1) for 0 .. 3;
+}
+
+# $jp = job $j of the pass, or job 0 if the pass has no job $j.
+sub job_pointer {
+	my ($j, $reg) = @_;
+	code("\tleaq\t" . ($J_SIZE * $j) . "($jobs), $reg\n");
+	code("\tcmpq\t\$$j, $m\n\tcmovbeq\t$jobs, $reg\n") if $j > 0;
+}
+
+# Slots of 64 bytes in the AVX-512 frame.
+sub slot { return (64 * $_[0]) . '(%rsp)'; }
+
+# --- AVX-512: 16 jobs per set of zmm words ---------------------------------
+#
+# Jobs $base..$base+15 of the pass into @$x (word-sliced), through the 16
+# registers @$r (a job each, transposed into words): elements 0..7 the key,
+# 8..11 words 12..15, so $r->[e] becomes word e + 4 and the last four the
+# constants.
+sub load_set_z {
+	my ($x, $r, $base, $t0, $t1) = @_;
+	for my $j (0 .. 15) {
+		(my $ry = $r->[$j]) =~ s/zmm/ymm/;
+		job_pointer($base + $j, $jp);
+		code("\tmovq\t$J_KEY($jp), $kp\n\tvmovdqu32\t($kp), $ry\n");
+		code("\tvinserti32x4\t\$2, $J_IV($jp), $r->[$j], $r->[$j]\n");
+	}
+	transpose16($r, $t0, $t1);
+}
+sub sigma_z {
+	my ($x) = @_;
+	code("\tvpbroadcastd\tjobs_sigma+" . (4 * $_) . "(%rip), $x->[$_]\n") for 0 .. 3;
+}
+# The word registers of a set in its job registers: word i in $r[(i - 4) % 16].
+sub words_of { my ($r) = @_; return [@$r[12 .. 15], @$r[0 .. 11]]; }
+
+# XOR each job's block (its register in @$r, in job order after the
+# transpose back) into its src, writing dst: len bytes under a byte mask.
+# Jobs from $base of the pass; stop after the pass's last.
+sub store_set_z {
+	my ($r, $base, $t, $done) = @_;
+	for my $j (0 .. 15) {
+		my $k = $base + $j;
+		code("\tcmpq\t\$$k, $m\n\tjbe\t$done\n") if $k > 0;
+		my $o = $J_SIZE * $k;
+		code("\tmovq\t" . ($o + $J_SRC) . "($jobs), $src\n\tmovq\t" . ($o + $J_DST) .
+		     "($jobs), $dst\n\tmovq\t" . ($o + $J_LEN) . "($jobs), $len\n");
+		byte_mask();
+		code("\tkmovq\t$mask, %k1\n\tvmovdqu8\t($src), $t\{%k1}{z}\n");
+		code("\tvpxord\t$t, $r->[$j], $t\n\tvmovdqu8\t$t, ($dst){%k1}\n");
+	}
+}
+
+# $mask = the low len bits set: 0 for 0, all of them from 64 on (no BMI2).
+sub byte_mask {
+	code("\tmovl\t\$1, %eax\n\tshlq\t%cl, $mask\n\tdecq\t$mask\n");
+	code("\tcmpq\t\$64, $len\n\tcmc\n\tsbbq\t%r11, %r11\n\torq\t%r11, $mask\n");
+}
+
+# Words 0..3 from the constants, 4..15 from @$init (registers or slots).
+sub feed_forward_z {
+	my ($x, $init) = @_;
+	code("\tvpaddd\tjobs_sigma+" . (4 * $_) . "(%rip){1to16}, $x->[$_], $x->[$_]\n") for 0 .. 3;
+	vadd($init->[$_ - 4], $x->[$_]) for 4 .. 15;
+}
+
+# Up to 16 jobs: the initial words 4..15 stay in zmm16..27.
+sub pass_z16 {
+	my ($done) = @_;
+	my @r = map { "%zmm$_" } 0 .. 15;
+	my $x = words_of(\@r);
+	my @init = map { "%zmm$_" } 16 .. 27;
+	load_set_z($x, \@r, 0, '%zmm28', '%zmm29');
+	sigma_z($x);
+	vmov($x->[4 + $_], $init[$_]) for 0 .. 11;
+	round_loop(sub {
+		quarter_round([quads($x, @columns)]);
+		quarter_round([quads($x, @diagonals)]);
+	});
+	feed_forward_z($x, \@init);
+	transpose16($x, '%zmm28', '%zmm29');
+	store_set_z($x, 0, '%zmm30', $done);
+}
+
+# 17..32 jobs: two sets, A in zmm0..15 and B in zmm16..31, side by side.
+# Frame: slots 0..11 A's initial words 4..15, 12..23 B's, then 24..27 for
+# B's words 0..3 while A is stored (B's 4..15 go back to its slots).
+my $z32_slots = 28;
+sub pass_z32 {
+	my ($done) = @_;
+	my @ra = map { "%zmm$_" } 0 .. 15;
+	my @rb = map { "%zmm$_" } 16 .. 31;
+	my ($xa, $xb) = (words_of(\@ra), words_of(\@rb));
+	# B first, through A's registers, then moved; A then transposes with
+	# two of B's constant registers, set after.
+	load_set_z($xa, \@ra, 16, '%zmm16', '%zmm17');
+	for my $i (4 .. 15) { vmov($xa->[$i], slot(12 + $i - 4)); vmov($xa->[$i], $xb->[$i]); }
+	load_set_z($xa, \@ra, 0, $xb->[0], $xb->[1]);
+	vmov($xa->[$_], slot($_ - 4)) for 4 .. 15;
+	sigma_z($xa);
+	sigma_z($xb);
+	round_loop(sub {
+		quarter_round([quads($xa, @columns), quads($xb, @columns)]);
+		quarter_round([quads($xa, @diagonals), quads($xb, @diagonals)]);
+	});
+	feed_forward_z($xa, [map { slot($_) } 0 .. 11]);
+	feed_forward_z($xb, [map { slot($_) } 12 .. 23]);
+	vmov($xb->[$_], slot($_ < 4 ? 24 + $_ : 12 + $_ - 4)) for 0 .. 15;
+	transpose16($xa, '%zmm16', '%zmm17');
+	store_set_z($xa, 0, '%zmm18', $done);
+	vmov(slot($_ < 4 ? 24 + $_ : 12 + $_ - 4), $xa->[$_]) for 0 .. 15;
+	transpose16($xa, '%zmm16', '%zmm17');
+	store_set_z($xa, 16, '%zmm18', $done);
+}
+
+sub wipe_slots {
+	my ($count, $zero) = @_;
+	vxor($zero, $zero);
+	vmov($zero, slot($_)) for 0 .. $count - 1;
+}
+
+sub jobs_avx512 {
+	my $name = 'zinc_chacha20_jobs_avx512';
+	my ($loop32, $next32, $last16, $done16, $ret) = map { label($_) } qw(loop32 next32 last16 done16 ret);
+	$isa = 'avx512';
+	function_begin($name);
+	code("\ttestq\t$n, $n\n\tjz\t$ret\n");
+	code(realigned_frame_begin(64 * $z32_slots, 64));
+	code("\tcmpq\t\$16, $n\n\tjbe\t$last16\n");
+	code("$loop32:\n\tmovl\t\$32, %edx\n\tcmpq\t\$32, $n\n\tcmovbq\t$n, $m\n");
+	pass_z32($next32);
+	code("$next32:\n\taddq\t\$" . (32 * $J_SIZE) . ", $jobs\n\tsubq\t$m, $n\n");
+	code("\tcmpq\t\$16, $n\n\tja\t$loop32\n\ttestq\t$n, $n\n\tjz\t$done16\n");
+	code("$last16:\n\tmovq\t$n, $m\n");
+	pass_z16($done16);
+	code("$done16:\n");
+	wipe_slots($z32_slots, '%zmm0');
+	code(realigned_frame_end());
+	code(zmm_hi_wipe() . "\tvzeroall\n$ret:\n\tret\n");
+	function_end($name);
+}
+
+# --- AVX2: 8 jobs per pass ---------------------------------------------------
+#
+# Registers: words 0..7 in ymm0..7, 12..15 in ymm8..11, 8 and 10 share
+# ymm12, 9 and 11 ymm13; ymm14, ymm15 temporaries.  Frame (32-byte slots):
+# 0..11 the initial words 4..15, 12..15 words 8..11 while out of their
+# register, then 16 slots (two per job) of the keystream blocks.
+my @y = map { "%ymm$_" } 0 .. 15;
+my @yx = (@y[0 .. 7], @y[12, 13, 12, 13], @y[8 .. 11]);
+my @yt = @y[14, 15];
+sub yslot { return (32 * $_[0]) . '(%rsp)'; }
+sub yspill { return yslot(12 + $_[0]); }		# words 8..11: slots 12..15
+my $yks = 16;
+my $y_slots = 32;
+
+# Job j's key in ymm j (words 4..7) and ymm 4+j (8..11), its words 12..15
+# in ymm 8+j; job 4+j's in the upper halves.  Then transposed into words.
+sub load_y {
+	for my $j (0 .. 3) {
+		job_pointer($j, $jp);
+		job_pointer($j + 4, $jp2);
+		code("\tmovq\t$J_KEY($jp), $kp\n\tmovq\t$J_KEY($jp2), $kp2\n");
+		(my $lo = $y[$j]) =~ s/ymm/xmm/;
+		(my $hi = $y[4 + $j]) =~ s/ymm/xmm/;
+		(my $iv = $y[8 + $j]) =~ s/ymm/xmm/;
+		code("\tvmovdqu\t($kp), $lo\n\tvinserti128\t\$1, ($kp2), $y[$j], $y[$j]\n");
+		code("\tvmovdqu\t16($kp), $hi\n\tvinserti128\t\$1, 16($kp2), $y[4 + $j], $y[4 + $j]\n");
+		code("\tvmovdqu\t$J_IV($jp), $iv\n\tvinserti128\t\$1, $J_IV($jp2), $y[8 + $j], $y[8 + $j]\n");
+	}
+	transpose4(@y[4 * $_ .. 4 * $_ + 3], @yt) for 0 .. 2;
+	# ymm0..3: words 4..7, ymm4..7: 8..11, ymm8..11: 12..15
+	vmov($y[$_], yslot($_)) for 0 .. 11;
+	vmov($y[4 + $_], yspill($_)) for 2, 3;
+	vmov($y[4], $y[12]);	# word 8
+	vmov($y[5], $y[13]);	# word 9
+	vmov($y[$_], $y[4 + $_]) for 0 .. 3;
+	code("\tvpbroadcastd\tjobs_sigma+" . (4 * $_) . "(%rip), $y[$_]\n") for 0 .. 3;
+}
+
+# Two quads in the registers at a time: words 10 and 11 take the places of
+# 8 and 9 between the two halves of the column round and back after the
+# first half of the diagonal round.
+sub double_round_y {
+	quarter_round([quads(\@yx, @columns[0, 1])], \@yt);
+	vmov($yx[8], yspill(0)); vmov($yx[9], yspill(1));
+	vmov(yspill(2), $yx[10]); vmov(yspill(3), $yx[11]);
+	quarter_round([quads(\@yx, @columns[2, 3])], \@yt);
+	quarter_round([quads(\@yx, @diagonals[0, 1])], \@yt);
+	vmov($yx[10], yspill(2)); vmov($yx[11], yspill(3));
+	vmov(yspill(0), $yx[8]); vmov(yspill(1), $yx[9]);
+	quarter_round([quads(\@yx, @diagonals[2, 3])], \@yt);
+}
+
+# Keystream half $h (words 8h..8h+7, in @$w) of the 8 blocks to the slots.
+sub store_keystream_y {
+	my ($w, $h) = @_;
+	transpose4(@$w[0 .. 3], @yt);
+	transpose4(@$w[4 .. 7], @yt);
+	for my $k (0 .. 3) {
+		code("\tvperm2i128\t\$0x20, $w->[4 + $k], $w->[$k], $yt[0]\n");
+		code("\tvperm2i128\t\$0x31, $w->[4 + $k], $w->[$k], $yt[1]\n");
+		vmov($yt[0], yslot($yks + 2 * $k + $h));
+		vmov($yt[1], yslot($yks + 2 * ($k + 4) + $h));
+	}
+}
+
+# Each job of the pass: len bytes of its block from the slots; $jobs
+# advances past the pass's jobs.
+sub store_y {
+	my ($loop, $part, $next, $b16, $b8, $b4, $b2, $b1) =
+		map { label($_) } qw(store part next b16 b8 b4 b2 b1);
+	my $ks = '%r8';
+	code("\tleaq\t" . yslot($yks) . ", $ks\n");
+	code("$loop:\n\tmovq\t$J_SRC($jobs), $src\n\tmovq\t$J_DST($jobs), $dst\n");
+	code("\tmovq\t$J_LEN($jobs), $len\n\tcmpq\t\$64, $len\n\tjb\t$part\n");
+	for my $o (0, 32) {
+		code("\tvmovdqu\t$o($src), $yt[0]\n\tvpxor\t$o($ks), $yt[0], $yt[0]\n");
+		code("\tvmovdqu\t$yt[0], $o($dst)\n");
+	}
+	code("\tjmp\t$next\n$part:\n\txorl\t%eax, %eax\n");
+	# by the bits of len: 32, 16, 8, 4, 2, 1 bytes at offset %rax
+	my @steps = ([32, $b16, 'vmovdqu', $yt[0]], [16, $b8, 'vmovdqu', '%xmm14'],
+		     [8, $b4, 'movq', '%r11'], [4, $b2, 'movl', '%r11d'],
+		     [2, $b1, 'movw', '%r11w'], [1, $next, 'movb', '%r11b']);
+	for my $s (@steps) {
+		my ($bytes, $skip, $mov, $t) = @$s;
+		code("\ttestq\t\$$bytes, $len\n\tjz\t$skip\n\t$mov\t($src,%rax), $t\n");
+		if ($mov eq 'vmovdqu') {
+			code("\tvpxor\t($ks,%rax), $t, $t\n");
+		} else {
+			(my $xor = $mov) =~ s/^mov/xor/;
+			code("\t$xor\t($ks,%rax), $t\n");
+		}
+		code("\t$mov\t$t, ($dst,%rax)\n");
+		code("\taddq\t\$$bytes, %rax\n") if $bytes > 1;
+		code("$skip:\n");
+	}
+	code("\taddq\t\$64, $ks\n\taddq\t\$$J_SIZE, $jobs\n\tdecq\t$m\n\tjnz\t$loop\n");
+}
+
+sub jobs_avx2 {
+	my $name = 'zinc_chacha20_jobs_avx2';
+	my ($loop, $ret) = map { label($_) } qw(loop ret);
+	$isa = 'avx2';
+	function_begin($name);
+	code("\ttestq\t$n, $n\n\tjz\t$ret\n");
+	code(realigned_frame_begin(32 * $y_slots, 32));
+	code("$loop:\n\tmovl\t\$8, %edx\n\tcmpq\t\$8, $n\n\tcmovbq\t$n, $m\n\tsubq\t$m, $n\n");
+	load_y();
+	round_loop(\&double_round_y);
+	# words 10 and 11 from their slots: the second half of the keystream
+	code("\tvpaddd\tjobs_sigma8+" . (32 * $_) . "(%rip), $y[$_], $y[$_]\n") for 0 .. 3;
+	vadd(yslot($_ - 4), $yx[$_]) for 4 .. 9, 12 .. 15;
+	store_keystream_y([@y[0 .. 7]], 0);
+	vmov(yspill(2), $y[2]);
+	vmov(yspill(3), $y[3]);
+	vmov($y[12], $y[0]);
+	vmov($y[13], $y[1]);
+	vadd(yslot(6), $y[2]);
+	vadd(yslot(7), $y[3]);
+	store_keystream_y([@y[0 .. 3], @y[8 .. 11]], 1);
+	store_y();
+	code("\ttestq\t$n, $n\n\tjnz\t$loop\n");
+	vxor($y[0], $y[0]);
+	vmov($y[0], yslot($_)) for 0 .. $y_slots - 1;
+	code(realigned_frame_end());
+	code("\tvzeroall\n$ret:\n\tret\n");
+	function_end($name);
+}
+
+sub rodata {
+	code($flavour eq 'macosx' ? ".section\t__TEXT,__const\n" : ".section\t.rodata\n");
+	my $rot = sub {	# pshufb indices rotating each dword left by $r bits
+		my ($r) = @_;
+		my @b = map { my $w = $_; map { 4 * $w + ($_ - $r / 8) % 4 } 0 .. 3 } 0 .. 3;
+		return "\t.byte\t" . join(',', @b, @b) . "\n";
+	};
+	code(".p2align\t5\njobs_rol16:\n" . $rot->(16) . "jobs_rol8:\n" . $rot->(8));
+	code("jobs_sigma8:\n");
+	code("\t.long\t" . join(',', (sprintf('0x%08x', $_)) x 8) . "\n") for @sigma;
+	code("jobs_sigma:\n\t.long\t" . join(',', map { sprintf('0x%08x', $_) } @sigma) . "\n");
+	code(".text\n");
+}
+
+jobs_avx512();
+jobs_avx2();
+rodata();
+asm_close($file);
