@@ -107,7 +107,7 @@ sub quads { my ($x, @q) = @_; return map { [@$x[@$_]] } @q; }
 sub round_loop {
 	my ($body) = @_;
 	my $loop = label('round');
-	code("\tmovl\t\$" . ($ENV{JR} // 10) . ", $rounds\n$loop:\n");
+	code("\tmovl\t\$10, $rounds\n$loop:\n");
 	$body->();
 	code("\tdecl\t$rounds\n\tjnz\t$loop\n");
 }
@@ -191,12 +191,9 @@ sub store_set_z {
 		my $o = $J_SIZE * $k;
 		code("\tmovq\t" . ($o + $J_SRC) . "($jobs), $src\n\tmovq\t" . ($o + $J_DST) .
 		     "($jobs), $dst\n\tmovq\t" . ($o + $J_LEN) . "($jobs), $len\n");
-		my ($part, $next) = (label('part'), label('next'));
-		code("\tcmpq\t\$64, $len\n\tjne\t$part\n");
-		code("\tvpxord\t($src), $r->[$j], $t\n\tvmovdqu32\t$t, ($dst)\n\tjmp\t$next\n$part:\n");
 		byte_mask();
 		code("\tkmovq\t$mask, %k1\n\tvmovdqu8\t($src), $t\{%k1}{z}\n");
-		code("\tvpxord\t$t, $r->[$j], $t\n\tvmovdqu8\t$t, ($dst){%k1}\n$next:\n");
+		code("\tvpxord\t$t, $r->[$j], $t\n\tvmovdqu8\t$t, ($dst){%k1}\n");
 	}
 }
 
