@@ -112,31 +112,26 @@ sub round_loop {
 	code("\tdecl\t$rounds\n\tjnz\t$loop\n");
 }
 
-# 4x4 transpose of the dwords in each 128-bit lane of a..d, in place, with
-# two temporaries: element e of the result k is element k of input e.
-sub transpose4 {
-	my ($a, $b, $c, $d, $t0, $t1) = @_;
-	code("\tvpunpckldq\t$b, $a, $t0\n");	# a0 b0 a1 b1
-	code("\tvpunpckhdq\t$b, $a, $t1\n");	# a2 b2 a3 b3
-	code("\tvpunpckldq\t$d, $c, $a\n");	# c0 d0 c1 d1
-	code("\tvpunpckhdq\t$d, $c, $b\n");	# c2 d2 c3 d3
-	code("\tvpunpcklqdq\t$b, $t1, $c\n");	# a2 b2 c2 d2
-	code("\tvpunpckhqdq\t$b, $t1, $d\n");	# a3 b3 c3 d3
-	code("\tvpunpckhqdq\t$a, $t0, $b\n");	# a1 b1 c1 d1
-	code("\tvpunpcklqdq\t$a, $t0, $a\n");	# a0 b0 c0 d0
+# A 4x4 transpose of a..d, in place, with two temporaries, in two stages of
+# "interleave the low (high) halves of two registers": of dword pairs then
+# qword pairs within each 128-bit lane (transpose4: element e of result k
+# is element k of input e), or of 128-bit lanes then lane pairs
+# (transpose_lanes: the same for whole 128-bit lanes of zmm registers).
+sub transpose_stages {
+	my ($ops, $a, $b, $c, $d, $t0, $t1) = @_;
+	my ($lo1, $hi1, $lo2, $hi2) = @$ops;
+	code("\t$lo1\t$b, $a, $t0\n");	# a0 b0 a1 b1
+	code("\t$hi1\t$b, $a, $t1\n");	# a2 b2 a3 b3
+	code("\t$lo1\t$d, $c, $a\n");	# c0 d0 c1 d1
+	code("\t$hi1\t$d, $c, $b\n");	# c2 d2 c3 d3
+	code("\t$lo2\t$b, $t1, $c\n");	# a2 b2 c2 d2
+	code("\t$hi2\t$b, $t1, $d\n");	# a3 b3 c3 d3
+	code("\t$hi2\t$a, $t0, $b\n");	# a1 b1 c1 d1
+	code("\t$lo2\t$a, $t0, $a\n");	# a0 b0 c0 d0
 }
-
-# 4x4 transpose of the 128-bit lanes of a..d, in place, with two temporaries.
+sub transpose4 { transpose_stages([qw(vpunpckldq vpunpckhdq vpunpcklqdq vpunpckhqdq)], @_); }
 sub transpose_lanes {
-	my ($a, $b, $c, $d, $t0, $t1) = @_;
-	code("\tvshufi32x4\t\$0x44, $b, $a, $t0\n");	# a0 a1 b0 b1
-	code("\tvshufi32x4\t\$0xee, $b, $a, $t1\n");	# a2 a3 b2 b3
-	code("\tvshufi32x4\t\$0x44, $d, $c, $a\n");	# c0 c1 d0 d1
-	code("\tvshufi32x4\t\$0xee, $d, $c, $b\n");	# c2 c3 d2 d3
-	code("\tvshufi32x4\t\$0x88, $b, $t1, $c\n");	# a2 b2 c2 d2
-	code("\tvshufi32x4\t\$0xdd, $b, $t1, $d\n");	# a3 b3 c3 d3
-	code("\tvshufi32x4\t\$0xdd, $a, $t0, $b\n");	# a1 b1 c1 d1
-	code("\tvshufi32x4\t\$0x88, $a, $t0, $a\n");	# a0 b0 c0 d0
+	transpose_stages([map { "vshufi32x4\t\$$_," } qw(0x44 0xee 0x88 0xdd)], @_);
 }
 
 # 16x16 transpose of dwords in 16 zmm registers, in place: element e of

@@ -360,8 +360,10 @@ static void chacha20_jobs_generic(const struct chacha20_job *jobs, size_t n)
 	uint8_t block[CHACHA20_BLOCK_SIZE];
 	size_t i, l, k, lanes, len;
 
-	for (; n > 0; n -= lanes, jobs += lanes) {
-		lanes = n < LANES ? n : LANES;
+	for (; n > 0; jobs += lanes, n -= lanes) {
+		lanes = LANES;
+		if (n < LANES)
+			lanes = n;
 		for (l = 0; l < LANES; l++) {
 			const struct chacha20_job *job = &jobs[l < lanes ? l : lanes - 1];
 
@@ -377,7 +379,9 @@ static void chacha20_jobs_generic(const struct chacha20_job *jobs, size_t n)
 		for (l = 0; l < lanes; l++) {
 			for (i = 0; i < 16; i++)
 				zinc_store_le32(block + 4 * i, x[i][l] + init[i][l]);
-			len = jobs[l].len < CHACHA20_BLOCK_SIZE ? jobs[l].len : CHACHA20_BLOCK_SIZE;
+			len = jobs[l].len;
+			if (len > CHACHA20_BLOCK_SIZE)	/* as the assembly's byte masks */
+				len = CHACHA20_BLOCK_SIZE;
 			for (k = 0; k < len; k++)
 				jobs[l].dst[k] = jobs[l].src[k] ^ block[k];
 		}
