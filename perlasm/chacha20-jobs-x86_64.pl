@@ -11,8 +11,9 @@
 # Any n (0 does nothing).  struct chacha20_job (include/zinc/chacha20.h) is
 # read at the offsets below, which the glue checks at compile time.  Each
 # job XORs len bytes (1..64) of its keystream block into src, writing dst;
-# not a byte past dst + len is written nor past src + len read.  Lengths
-# and pointers are public: only they steer branches.
+# not a byte past dst + len is written nor past src + len read (len 0
+# touches nothing, more than 64 counts as 64).  Lengths and pointers are
+# public: only they steer branches.
 #
 # Word-sliced: register i holds state word i of every lane.  The lanes'
 # blocks are loaded a job per register (key words, then words 12..15, in
@@ -23,9 +24,8 @@
 #
 #   jobs_avx512   n >= 17: passes of 32 lanes (two sets of 16 zmm words,
 #                 their quarter rounds interleaved: one set alone waits on
-#                 latency); 1..16 left: one set.  A partial block is XORed
-#                 under a byte mask from len (AVX-512 BW), so a mask of
-#                 less than 64 bytes touches nothing past len.
+#                 latency); 1..16 left: one set.  Each job's bytes are
+#                 XORed under a byte mask from len (AVX-512 BW).
 #   jobs_avx2     passes of 8 lanes (ymm); two of the words 8..11 live on
 #                 the stack in turn, as 16 registers cannot hold 16 words
 #                 and the shift rotations' temporaries.  The keystream
@@ -34,18 +34,26 @@
 #                 the bits of len (32, 16, 8, 4, 2, 1).
 #
 # Loading the lanes (AVX-512, 16 jobs): two loads per job and a 16x16
-# transpose (64 shuffles) took 232 cycles a pass against 466 for gathers
-# (vpgatherqq of the key pointers, then vpgatherqd of each key word and
-# vpgatherdd of each of words 12..15).
+# transpose (64 shuffles) make a 16-job pass take 235 ns; gathers instead
+# (vpgatherdq of the key pointers, then vpgatherqd of each key word and
+# vpgatherdd of each of words 12..15: 22 gathers) 272 ns.
 #
-# Nanoseconds per job (64-byte blocks, len 64, a key shared; AMD EPYC Zen 5,
-# 2 vCPUs, medians of 11 runs of 20000 calls; the portable C is
-# chacha20_jobs() with ZINC_CPU=none, 4 lanes of GCC -O2 vector code):
+# Nanoseconds per job, len 64, one key shared (AMD EPYC Zen 5, 2 vCPUs
+# shared with other work; medians of 5 runs of medians of 11 x 20000
+# calls, 2026-12-04):
 #
-#   jobs per call     1     8     16    17    32    64
-#   jobs_avx512
-#   jobs_avx2
-#   portable C
+#   jobs per call       1      8     16     17     32     64
+#   jobs_avx512       227   29.1   14.9   22.9   12.8   12.7
+#   jobs_avx2         161   22.1   21.8   27.6   20.1   20.2
+#   chacha20_jobs()   159   20.4   14.7   23.0   13.3   12.5  AVX-512 path
+#   portable C        229   85.5   84.9   93.6   88.1   87.7  ZINC_CPU=none
+#
+# chacha20_jobs() on the AVX-512 path leaves up to 8 jobs past whole
+# 16-lane passes to jobs_avx2 (the glue).  For scale: one stream's blocks
+# take 11.2 ns each in chacha20_avx512's 32-block passes and 19 in
+# chacha20_avx2's (chacha20-x86_64.pl); the portable C took 120 ns a job
+# one block at a time.  Two sets side by side gain little here (12.8
+# against 14.9 ns a job): one set waits on latency, two on throughput.
 use strict;
 use warnings;
 use zinc_x86_64;
