@@ -22,14 +22,6 @@ void zinc_hchacha20_x64(uint8_t out[HCHACHA20_KEY_SIZE], const uint8_t nonce[HCH
 			const uint8_t key[HCHACHA20_KEY_SIZE]);
 chacha20_jobs_fn zinc_chacha20_jobs_avx512, zinc_chacha20_jobs_avx2;
 
-/* The assembly reads struct chacha20_job at these offsets. */
-_Static_assert(offsetof(struct chacha20_job, key) == 0 &&
-	       offsetof(struct chacha20_job, src) == 8 &&
-	       offsetof(struct chacha20_job, dst) == 16 &&
-	       offsetof(struct chacha20_job, iv) == 24 &&
-	       offsetof(struct chacha20_job, len) == 40 &&
-	       sizeof(struct chacha20_job) == 48, "struct chacha20_job as the assembly reads it");
-
 /*
  * A lone block, alone or as the key block, runs scalar: one block is one
  * chain of 20 rounds, and a vector add or rotate has twice the latency of a

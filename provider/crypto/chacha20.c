@@ -67,6 +67,16 @@ static size_t chacha20_scalar_blocks(const struct chacha20_path *p, size_t nbloc
 	return rest <= p->scalar_max ? rest : 0;
 }
 
+#if defined(ZINC_ASM_X86_64) || defined(ZINC_ASM_ARMV8)
+/* The 64-bit assembly of chacha20_jobs() reads struct chacha20_job at these offsets. */
+_Static_assert(offsetof(struct chacha20_job, key) == 0 &&
+	       offsetof(struct chacha20_job, src) == 8 &&
+	       offsetof(struct chacha20_job, dst) == 16 &&
+	       offsetof(struct chacha20_job, iv) == 24 &&
+	       offsetof(struct chacha20_job, len) == 40 &&
+	       sizeof(struct chacha20_job) == 48, "struct chacha20_job as the assembly reads it");
+#endif
+
 #if defined(ZINC_ASM_X86_64)
 #include "chacha20-x86_64-glue.c"
 #elif defined(ZINC_ASM_ARMV8)
