@@ -67,7 +67,9 @@ my $m = '%rdx';				# jobs in this pass (1..lanes)
 my ($jp, $kp) = ('%r8', '%r9');		# a job, its key
 my ($jp2, $kp2) = ('%r10', '%r11');	# a second one (AVX2 loads two per register)
 my ($src, $dst, $len) = ('%r9', '%r10', '%rcx');	# a job's, when storing
-my $mask = '%rax';			# its byte mask / offset in the block
+my $mask = '%rax';			# its byte mask (AVX-512), offset in the block (AVX2)
+my $tmp = '%r11';			# the mask's upper part; data bytes (AVX2)
+my $ks = '%r8';				# AVX2: the block's keystream on the stack
 my $rounds = '%r11d';
 # struct chacha20_job
 my ($J_KEY, $J_SRC, $J_DST, $J_IV, $J_LEN, $J_SIZE) = (0, 8, 16, 24, 40, 48);
@@ -200,10 +202,12 @@ sub store_set_z {
 	}
 }
 
-# $mask = the low len bits set: 0 for 0, all of them from 64 on (no BMI2).
+# $mask = the low len bits set: 0 for 0, all of them from 64 on (no BMI2;
+# shlq counts by %cl, so len lives in %rcx).
 sub byte_mask {
+	die "byte_mask: len in %rcx, mask in %rax" unless $len eq '%rcx' && $mask eq '%rax';
 	code("\tmovl\t\$1, %eax\n\tshlq\t%cl, $mask\n\tdecq\t$mask\n");
-	code("\tcmpq\t\$64, $len\n\tcmc\n\tsbbq\t%r11, %r11\n\torq\t%r11, $mask\n");
+	code("\tcmpq\t\$64, $len\n\tcmc\n\tsbbq\t$tmp, $tmp\n\torq\t$tmp, $mask\n");
 }
 
 # Words 0..3 from the constants, 4..15 from @$init (registers or slots).
@@ -359,7 +363,6 @@ sub store_keystream_y {
 sub store_y {
 	my ($loop, $part, $next, $b16, $b8, $b4, $b2, $b1) =
 		map { label($_) } qw(store part next b16 b8 b4 b2 b1);
-	my $ks = '%r8';
 	code("\tleaq\t" . yslot($yks) . ", $ks\n");
 	code("$loop:\n\tmovq\t$J_SRC($jobs), $src\n\tmovq\t$J_DST($jobs), $dst\n");
 	code("\tmovq\t$J_LEN($jobs), $len\n\tcmpq\t\$64, $len\n\tjb\t$part\n");
@@ -369,9 +372,13 @@ sub store_y {
 	}
 	code("\tjmp\t$next\n$part:\n\txorl\t%eax, %eax\n");
 	# by the bits of len: 32, 16, 8, 4, 2, 1 bytes at offset %rax
-	my @steps = ([32, $b16, 'vmovdqu', $yt[0]], [16, $b8, 'vmovdqu', '%xmm14'],
-		     [8, $b4, 'movq', '%r11'], [4, $b2, 'movl', '%r11d'],
-		     [2, $b1, 'movw', '%r11w'], [1, $next, 'movb', '%r11b']);
+	(my $xt = $yt[0]) =~ s/ymm/xmm/;
+	(my $t32 = $tmp) =~ s/$/d/;
+	(my $t16 = $tmp) =~ s/$/w/;
+	(my $t8 = $tmp) =~ s/$/b/;
+	my @steps = ([32, $b16, 'vmovdqu', $yt[0]], [16, $b8, 'vmovdqu', $xt],
+		     [8, $b4, 'movq', $tmp], [4, $b2, 'movl', $t32],
+		     [2, $b1, 'movw', $t16], [1, $next, 'movb', $t8]);
 	for my $s (@steps) {
 		my ($bytes, $skip, $mov, $t) = @$s;
 		code("\ttestq\t\$$bytes, $len\n\tjz\t$skip\n\t$mov\t($src,%rax), $t\n");
