@@ -20,7 +20,7 @@
 # with no transpose; the constants come from ld4r.  A pass short of jobs
 # loads job 0 again into the missing lanes (no read past jobs[n - 1]) and
 # stores only its own.  After the rounds the same loads into v16-v31 give
-# the feed-forward, zip1/zip2 transpose the words back into blocks (block j
+# the feed-forward, trn1/trn2 transpose the words back into blocks (block j
 # in v(j), v(4 + j), v(8 + j), v(12 + j)), and each job XORs its block:
 # whole, 64 bytes from registers, or partial, from a copy on the stack, by
 # the bits of len (32, 16, 8, 4, 2, 1 bytes).
@@ -95,21 +95,20 @@ sub load_lanes {
 	}
 }
 
-# 4x4 transposes of each group of four words, into blocks.
+# 4x4 transposes of each group of four words, into blocks: trn1/trn2 of
+# word pairs, then of doubleword pairs (lane k of the four to register k).
 sub words_to_blocks {
 	for my $g (0 .. 3) {
 		my @r = @v[4 * $g .. 4 * $g + 3];
-		my @t = @vt;
-		code(<<___);
-	zip1	$t[0].4s, $r[0].4s, $r[1].4s
-	zip2	$t[1].4s, $r[0].4s, $r[1].4s
-	zip1	$t[2].4s, $r[2].4s, $r[3].4s
-	zip2	$t[3].4s, $r[2].4s, $r[3].4s
-	zip1	$r[0].2d, $t[0].2d, $t[2].2d
-	zip2	$r[1].2d, $t[0].2d, $t[2].2d
-	zip1	$r[2].2d, $t[1].2d, $t[3].2d
-	zip2	$r[3].2d, $t[1].2d, $t[3].2d
-___
+		for my $p (0, 1) {	# t(2p), t(2p+1): words of r(2p), r(2p+1) interleaved
+			my ($a, $b) = @r[2 * $p, 2 * $p + 1];
+			code("\ttrn1\t$vt[2 * $p].4s, $a.4s, $b.4s\n\ttrn2\t$vt[2 * $p + 1].4s, $a.4s, $b.4s\n");
+		}
+		for my $k (0 .. 3) {	# lane k: even lanes from t0/t2, odd from t1/t3
+			my $op = $k < 2 ? 'trn1' : 'trn2';
+			my $odd = $k % 2;
+			code("\t$op\t$r[$k].2d, $vt[$odd].2d, $vt[2 + $odd].2d\n");
+		}
 	}
 }
 

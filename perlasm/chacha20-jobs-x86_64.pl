@@ -7,6 +7,7 @@
 #
 #   void zinc_chacha20_jobs_avx512(const struct chacha20_job *jobs, size_t n);
 #   void zinc_chacha20_jobs_avx2(const struct chacha20_job *jobs, size_t n);
+#   void zinc_chacha20_jobs_ssse3(const struct chacha20_job *jobs, size_t n);
 #
 # Any n (0 does nothing).  struct chacha20_job (include/zinc/chacha20.h) is
 # read at the offsets below, which the glue checks at compile time.  Each
@@ -26,12 +27,13 @@
 #                 their quarter rounds interleaved: one set alone waits on
 #                 latency); 1..16 left: one set.  Each job's bytes are
 #                 XORed under a byte mask from len (AVX-512 BW).
-#   jobs_avx2     passes of 8 lanes (ymm); two of the words 8..11 live on
-#                 the stack in turn, as 16 registers cannot hold 16 words
-#                 and the shift rotations' temporaries.  The keystream
-#                 blocks go to the stack, and each job XORs len bytes from
-#                 there: whole blocks 32 bytes at a time, a partial one by
-#                 the bits of len (32, 16, 8, 4, 2, 1).
+#   jobs_avx2     passes of 8 lanes (ymm), jobs_ssse3 of 4 (xmm, the same
+#                 code in two-operand forms); two of the words 8..11 live
+#                 on the stack in turn, as 16 registers cannot hold 16
+#                 words and the shift rotations' temporaries.  The
+#                 keystream blocks go to the stack, and each job XORs len
+#                 bytes from there: whole blocks a register at a time, a
+#                 partial one by the bits of len (32, 16, 8, 4, 2, 1).
 #
 # Loading the lanes (AVX-512, 16 jobs): two loads per job and a 16x16
 # transpose (64 shuffles) make a 16-job pass take 235 ns; gathers instead
@@ -40,20 +42,24 @@
 #
 # Nanoseconds per job, len 64, one key shared (AMD EPYC Zen 5, 2 vCPUs
 # shared with other work; medians of 5 runs of medians of 11 x 20000
-# calls, 2026-12-04):
+# calls, 2026-12-04; the portable C in an earlier run):
 #
 #   jobs per call       1      8     16     17     32     64
-#   jobs_avx512       227   29.1   14.9   22.9   12.8   12.7
-#   jobs_avx2         161   22.1   21.8   27.6   20.1   20.2
-#   chacha20_jobs()   159   20.4   14.7   23.0   13.3   12.5  AVX-512 path
+#   jobs_avx512       212   28.6   14.5   22.7   12.7   12.4
+#   jobs_avx2         157   20.2   20.0   28.4   20.2   21.0
+#   jobs_ssse3        157   38.8   38.7   45.0   40.0   40.1
+#   chacha20_jobs()   157   20.2   14.5   22.6   12.8   12.5  AVX-512 path
 #   portable C        229   85.5   84.9   93.6   88.1   87.7  ZINC_CPU=none
 #
 # chacha20_jobs() on the AVX-512 path leaves up to 8 jobs past whole
 # 16-lane passes to jobs_avx2 (the glue).  For scale: one stream's blocks
 # take 11.2 ns each in chacha20_avx512's 32-block passes and 19 in
 # chacha20_avx2's (chacha20-x86_64.pl); the portable C took 120 ns a job
-# one block at a time.  Two sets side by side gain little here (12.8
-# against 14.9 ns a job): one set waits on latency, two on throughput.
+# one block at a time.  Two sets side by side gain little here (12.7
+# against 14.5 ns a job): one set waits on latency, two on throughput.
+# A pass of 4 (SSSE3) or 8 (AVX2) lanes takes 157 ns against 212 for 16
+# zmm lanes, with the same chain of dependent operations: xmm and ymm ones
+# have the shorter latency, we take it (no performance counters here).
 use strict;
 use warnings;
 use zinc_x86_64;
@@ -75,25 +81,39 @@ my $rounds = '%r11d';
 my ($J_KEY, $J_SRC, $J_DST, $J_IV, $J_LEN, $J_SIZE) = (0, 8, 16, 24, 40, 48);
 my @sigma = (0x61707865, 0x3320646e, 0x79622d32, 0x6b206574);
 
-my $isa;	# 'avx512' or 'avx2'
+my $isa;	# 'avx512', 'avx2' or 'sse' (SSSE3)
 my $lbl = 0;
 sub label { return '.Ljobs_' . $_[0] . '_' . $lbl++; }
 
 # --- vector instructions: AT&T order, dst last -------------------------------
-sub vadd { my ($s, $d) = @_; code("\tvpaddd\t$s, $d, $d\n"); }
-sub vxor { my ($s, $d) = @_; code($isa eq 'avx512' ? "\tvpxord\t$s, $d, $d\n" : "\tvpxor\t$s, $d, $d\n"); }
+# d = s1 op s2; SSE has d = d op s2 only: s1 copied first (d must not be s2).
+sub op3 {
+	my ($op, $s2, $s1, $d) = @_;
+	if ($isa ne 'sse') {
+		code("\tv$op\t$s2, $s1, $d\n");
+		return;
+	}
+	die "op3 $op: $d is also the second source" if $d eq $s2 && $s1 ne $d;
+	code("\tmovdqa\t$s1, $d\n") if $s1 ne $d;
+	code("\t$op\t$s2, $d\n");
+}
+sub vadd { op3('paddd', $_[0], $_[1], $_[1]); }
+sub vxor { op3($isa eq 'avx512' ? 'pxord' : 'pxor', $_[0], $_[1], $_[1]); }
 sub vmov {
 	my ($s, $d) = @_;
-	code($isa eq 'avx512' ? "\tvmovdqa32\t$s, $d\n" : "\tvmovdqa\t$s, $d\n");
+	code($isa eq 'avx512' ? "\tvmovdqa32\t$s, $d\n" : $isa eq 'avx2' ? "\tvmovdqa\t$s, $d\n" :
+	     "\tmovdqa\t$s, $d\n");
 }
 sub vrol {
 	my ($x, $r, $t) = @_;
 	if ($isa eq 'avx512') {
 		code("\tvprold\t\$$r, $x, $x\n");
 	} elsif ($r % 8 == 0) {
-		code("\tvpshufb\tjobs_rol${r}(%rip), $x, $x\n");
+		op3('pshufb', "jobs_rol${r}(%rip)", $x, $x);
 	} else {
-		code("\tvpslld\t\$$r, $x, $t\n\tvpsrld\t\$" . (32 - $r) . ", $x, $x\n\tvpor\t$t, $x, $x\n");
+		op3('pslld', "\$$r", $x, $t);
+		op3('psrld', '$' . (32 - $r), $x, $x);
+		op3('por', $t, $x, $x);
 	}
 }
 
@@ -130,18 +150,23 @@ sub round_loop {
 sub transpose_stages {
 	my ($ops, $a, $b, $c, $d, $t0, $t1) = @_;
 	my ($lo1, $hi1, $lo2, $hi2) = @$ops;
-	code("\t$lo1\t$b, $a, $t0\n");	# a0 b0 a1 b1
-	code("\t$hi1\t$b, $a, $t1\n");	# a2 b2 a3 b3
-	code("\t$lo1\t$d, $c, $a\n");	# c0 d0 c1 d1
-	code("\t$hi1\t$d, $c, $b\n");	# c2 d2 c3 d3
-	code("\t$lo2\t$b, $t1, $c\n");	# a2 b2 c2 d2
-	code("\t$hi2\t$b, $t1, $d\n");	# a3 b3 c3 d3
-	code("\t$hi2\t$a, $t0, $b\n");	# a1 b1 c1 d1
-	code("\t$lo2\t$a, $t0, $a\n");	# a0 b0 c0 d0
+	op3($lo1, $b, $a, $t0);		# a0 b0 a1 b1
+	op3($hi1, $b, $a, $t1);		# a2 b2 a3 b3
+	op3($lo1, $d, $c, $a);		# c0 d0 c1 d1
+	op3($hi1, $d, $c, $b);		# c2 d2 c3 d3
+	op3($lo2, $b, $t1, $c);		# a2 b2 c2 d2
+	op3($hi2, $b, $t1, $d);		# a3 b3 c3 d3
+	op3($hi2, $a, $t0, $b);		# a1 b1 c1 d1
+	if ($isa eq 'sse') {		# a0 b0 c0 d0, through t0
+		op3($lo2, $a, $t0, $t0);
+		vmov($t0, $a);
+	} else {
+		op3($lo2, $a, $t0, $a);
+	}
 }
-sub transpose4 { transpose_stages([qw(vpunpckldq vpunpckhdq vpunpcklqdq vpunpckhqdq)], @_); }
+sub transpose4 { transpose_stages([qw(punpckldq punpckhdq punpcklqdq punpckhqdq)], @_); }
 sub transpose_lanes {
-	transpose_stages([map { "vshufi32x4\t\$$_," } qw(0x44 0xee 0x88 0xdd)], @_);
+	transpose_stages([map { "shufi32x4\t\$$_," } qw(0x44 0xee 0x88 0xdd)], @_);
 }
 
 # 16x16 transpose of dwords in 16 zmm registers, in place: element e of
@@ -293,48 +318,59 @@ sub jobs_avx512 {
 	function_end($name);
 }
 
-# --- AVX2: 8 jobs per pass ---------------------------------------------------
+# --- AVX2 and SSSE3: 8 or 4 jobs per pass in 16 registers -------------------
 #
-# Registers: words 0..7 in ymm0..7, 12..15 in ymm8..11, 8 and 10 share
-# ymm12, 9 and 11 ymm13; ymm14, ymm15 temporaries.  Frame (32-byte slots):
+# Registers: words 0..7 in 0..7, 12..15 in 8..11, 8 and 10 share 12, 9 and
+# 11 share 13; 14 and 15 temporaries.  Frame (slots of a register's width):
 # 0..11 the initial words 4..15, 12..15 words 8..11 while out of their
-# register, then 16 slots (two per job) of the keystream blocks.
-my @y = map { "%ymm$_" } 0 .. 15;
-my @yx = (@y[0 .. 7], @y[12, 13, 12, 13], @y[8 .. 11]);
-my @yt = @y[14, 15];
-sub yslot { return (32 * $_[0]) . '(%rsp)'; }
-sub yspill { return yslot(12 + $_[0]); }		# words 8..11: slots 12..15
-my $yks = 16;
-my $y_slots = 32;
+# register, then the keystream blocks (64 bytes a job).
+my (@y, @yx, @yt, $yw);		# the registers, words, temporaries; slot width
+sub set_width {
+	($yw) = @_;		# 32 (ymm) or 16 (xmm)
+	my $k = $yw == 32 ? 'y' : 'x';
+	@y = map { "%${k}mm$_" } 0 .. 15;
+	@yx = (@y[0 .. 7], @y[12, 13, 12, 13], @y[8 .. 11]);
+	@yt = @y[14, 15];
+}
+sub yslot { return ($yw * $_[0]) . '(%rsp)'; }
+sub yspill { return yslot(12 + $_[0]); }	# words 8..11: slots 12..15
+sub yks { return 16 * $yw + $_[0]; }		# byte $_[0] of the keystream blocks
+sub lanes { return $yw / 4; }
+sub frame_16regs { return yks(64 * lanes()); }
+sub movu { return $isa eq 'sse' ? 'movdqu' : 'vmovdqu'; }
 
-# Job j's key in ymm j (words 4..7) and ymm 4+j (8..11), its words 12..15
-# in ymm 8+j; job 4+j's in the upper halves.  Then transposed into words.
-sub load_y {
+# Job j's key in register j (words 4..7) and 4+j (8..11), its words 12..15
+# in 8+j (AVX2: job 4+j's in the upper halves).  Then transposed into words.
+sub load_16regs {
 	for my $j (0 .. 3) {
-		job_pointer($j, $jp);
-		job_pointer($j + 4, $jp2);
-		code("\tmovq\t$J_KEY($jp), $kp\n\tmovq\t$J_KEY($jp2), $kp2\n");
 		(my $lo = $y[$j]) =~ s/ymm/xmm/;
 		(my $hi = $y[4 + $j]) =~ s/ymm/xmm/;
 		(my $iv = $y[8 + $j]) =~ s/ymm/xmm/;
-		code("\tvmovdqu\t($kp), $lo\n\tvinserti128\t\$1, ($kp2), $y[$j], $y[$j]\n");
-		code("\tvmovdqu\t16($kp), $hi\n\tvinserti128\t\$1, 16($kp2), $y[4 + $j], $y[4 + $j]\n");
-		code("\tvmovdqu\t$J_IV($jp), $iv\n\tvinserti128\t\$1, $J_IV($jp2), $y[8 + $j], $y[8 + $j]\n");
+		job_pointer($j, $jp);
+		code("\tmovq\t$J_KEY($jp), $kp\n");
+		code("\t" . movu() . "\t($kp), $lo\n\t" . movu() . "\t16($kp), $hi\n");
+		code("\t" . movu() . "\t$J_IV($jp), $iv\n");
+		next if $isa eq 'sse';
+		job_pointer($j + 4, $jp2);
+		code("\tmovq\t$J_KEY($jp2), $kp2\n");
+		code("\tvinserti128\t\$1, ($kp2), $y[$j], $y[$j]\n");
+		code("\tvinserti128\t\$1, 16($kp2), $y[4 + $j], $y[4 + $j]\n");
+		code("\tvinserti128\t\$1, $J_IV($jp2), $y[8 + $j], $y[8 + $j]\n");
 	}
 	transpose4(@y[4 * $_ .. 4 * $_ + 3], @yt) for 0 .. 2;
-	# ymm0..3: words 4..7, ymm4..7: 8..11, ymm8..11: 12..15
+	# registers 0..3: words 4..7, 4..7: 8..11, 8..11: 12..15
 	vmov($y[$_], yslot($_)) for 0 .. 11;
 	vmov($y[4 + $_], yspill($_)) for 2, 3;
 	vmov($y[4], $y[12]);	# word 8
 	vmov($y[5], $y[13]);	# word 9
 	vmov($y[$_], $y[4 + $_]) for 0 .. 3;
-	code("\tvpbroadcastd\tjobs_sigma+" . (4 * $_) . "(%rip), $y[$_]\n") for 0 .. 3;
+	vmov("jobs_sigma_rows+" . (32 * $_) . "(%rip)", $y[$_]) for 0 .. 3;
 }
 
 # Two quads in the registers at a time: words 10 and 11 take the places of
 # 8 and 9 between the two halves of the column round and back after the
 # first half of the diagonal round.
-sub double_round_y {
+sub double_round_16regs {
 	quarter_round([quads(\@yx, @columns[0, 1])], \@yt);
 	vmov($yx[8], yspill(0)); vmov($yx[9], yspill(1));
 	vmov(yspill(2), $yx[10]); vmov(yspill(3), $yx[11]);
@@ -345,83 +381,102 @@ sub double_round_y {
 	quarter_round([quads(\@yx, @diagonals[2, 3])], \@yt);
 }
 
-# Keystream half $h (words 8h..8h+7, in @$w) of the 8 blocks to the slots.
-sub store_keystream_y {
+# Keystream words 8h..8h+7 (in @$w) of the pass's blocks to the frame.
+sub store_keystream {
 	my ($w, $h) = @_;
 	transpose4(@$w[0 .. 3], @yt);
 	transpose4(@$w[4 .. 7], @yt);
 	for my $k (0 .. 3) {
+		if ($isa eq 'sse') {	# block k: words 8h.. in w[k], 8h+4.. in w[4+k]
+			vmov($w->[$k], yks(64 * $k + 32 * $h) . '(%rsp)');
+			vmov($w->[4 + $k], yks(64 * $k + 32 * $h + 16) . '(%rsp)');
+			next;
+		}
 		code("\tvperm2i128\t\$0x20, $w->[4 + $k], $w->[$k], $yt[0]\n");
 		code("\tvperm2i128\t\$0x31, $w->[4 + $k], $w->[$k], $yt[1]\n");
-		vmov($yt[0], yslot($yks + 2 * $k + $h));
-		vmov($yt[1], yslot($yks + 2 * ($k + 4) + $h));
+		vmov($yt[0], yks(64 * $k + 32 * $h) . '(%rsp)');
+		vmov($yt[1], yks(64 * ($k + 4) + 32 * $h) . '(%rsp)');
 	}
 }
 
-# Each job of the pass: len bytes of its block from the slots; $jobs
+# $bytes (a multiple of 16) of src ^ keystream to dst, from offset $off.
+sub xor_vector {
+	my ($bytes, $off) = @_;
+	my $step = $bytes < $yw ? 16 : $yw;
+	my $t = $yt[0];
+	$t =~ s/ymm/xmm/ if $step == 16;
+	for (my $o = 0; $o < $bytes; $o += $step) {
+		code("\t" . movu() . "\t$o($src$off), $t\n");
+		op3('pxor', "$o($ks$off)", $t, $t);
+		code("\t" . movu() . "\t$t, $o($dst$off)\n");
+	}
+}
+
+# Each job of the pass: len bytes of its block from the frame; $jobs
 # advances past the pass's jobs.
-sub store_y {
+sub store_16regs {
 	my ($loop, $part, $next, $b16, $b8, $b4, $b2, $b1) =
 		map { label($_) } qw(store part next b16 b8 b4 b2 b1);
-	code("\tleaq\t" . yslot($yks) . ", $ks\n");
+	code("\tleaq\t" . yks(0) . "(%rsp), $ks\n");
 	code("$loop:\n\tmovq\t$J_SRC($jobs), $src\n\tmovq\t$J_DST($jobs), $dst\n");
 	code("\tmovq\t$J_LEN($jobs), $len\n\tcmpq\t\$64, $len\n\tjb\t$part\n");
-	for my $o (0, 32) {
-		code("\tvmovdqu\t$o($src), $yt[0]\n\tvpxor\t$o($ks), $yt[0], $yt[0]\n");
-		code("\tvmovdqu\t$yt[0], $o($dst)\n");
-	}
+	xor_vector(64, '');
 	code("\tjmp\t$next\n$part:\n\txorl\t%eax, %eax\n");
 	# by the bits of len: 32, 16, 8, 4, 2, 1 bytes at offset %rax
-	(my $xt = $yt[0]) =~ s/ymm/xmm/;
 	(my $t32 = $tmp) =~ s/$/d/;
 	(my $t16 = $tmp) =~ s/$/w/;
 	(my $t8 = $tmp) =~ s/$/b/;
-	my @steps = ([32, $b16, 'vmovdqu', $yt[0]], [16, $b8, 'vmovdqu', $xt],
-		     [8, $b4, 'movq', $tmp], [4, $b2, 'movl', $t32],
+	my @steps = ([32, $b16], [16, $b8], [8, $b4, 'movq', $tmp], [4, $b2, 'movl', $t32],
 		     [2, $b1, 'movw', $t16], [1, $next, 'movb', $t8]);
 	for my $s (@steps) {
 		my ($bytes, $skip, $mov, $t) = @$s;
-		code("\ttestq\t\$$bytes, $len\n\tjz\t$skip\n\t$mov\t($src,%rax), $t\n");
-		if ($mov eq 'vmovdqu') {
-			code("\tvpxor\t($ks,%rax), $t, $t\n");
+		code("\ttestq\t\$$bytes, $len\n\tjz\t$skip\n");
+		if ($bytes >= 16) {
+			xor_vector($bytes, ',%rax');
 		} else {
 			(my $xor = $mov) =~ s/^mov/xor/;
-			code("\t$xor\t($ks,%rax), $t\n");
+			code("\t$mov\t($src,%rax), $t\n\t$xor\t($ks,%rax), $t\n\t$mov\t$t, ($dst,%rax)\n");
 		}
-		code("\t$mov\t$t, ($dst,%rax)\n");
 		code("\taddq\t\$$bytes, %rax\n") if $bytes > 1;
 		code("$skip:\n");
 	}
 	code("\taddq\t\$64, $ks\n\taddq\t\$$J_SIZE, $jobs\n\tdecq\t$m\n\tjnz\t$loop\n");
 }
 
-sub jobs_avx2 {
-	my $name = 'zinc_chacha20_jobs_avx2';
+sub jobs_16regs {
+	my ($name, $width) = @_;
 	my ($loop, $ret) = map { label($_) } qw(loop ret);
-	$isa = 'avx2';
+	set_width($width);
+	my $lanes = lanes();
 	function_begin($name);
 	code("\ttestq\t$n, $n\n\tjz\t$ret\n");
-	code(realigned_frame_begin(32 * $y_slots, 32));
-	code("$loop:\n\tmovl\t\$8, %edx\n\tcmpq\t\$8, $n\n\tcmovbq\t$n, $m\n\tsubq\t$m, $n\n");
-	load_y();
-	round_loop(\&double_round_y);
-	# words 10 and 11 from their slots: the second half of the keystream
-	code("\tvpaddd\tjobs_sigma8+" . (32 * $_) . "(%rip), $y[$_], $y[$_]\n") for 0 .. 3;
+	code(realigned_frame_begin(frame_16regs(), $yw));
+	code("$loop:\n\tmovl\t\$$lanes, %edx\n\tcmpq\t\$$lanes, $n\n\tcmovbq\t$n, $m\n");
+	code("\tsubq\t$m, $n\n");
+	load_16regs();
+	round_loop(\&double_round_16regs);
+	vadd("jobs_sigma_rows+" . (32 * $_) . "(%rip)", $y[$_]) for 0 .. 3;
 	vadd(yslot($_ - 4), $yx[$_]) for 4 .. 9, 12 .. 15;
-	store_keystream_y([@y[0 .. 7]], 0);
+	store_keystream([@y[0 .. 7]], 0);
+	# words 10 and 11 from their slots: the second half of the keystream
 	vmov(yspill(2), $y[2]);
 	vmov(yspill(3), $y[3]);
 	vmov($y[12], $y[0]);
 	vmov($y[13], $y[1]);
 	vadd(yslot(6), $y[2]);
 	vadd(yslot(7), $y[3]);
-	store_keystream_y([@y[0 .. 3], @y[8 .. 11]], 1);
-	store_y();
+	store_keystream([@y[0 .. 3], @y[8 .. 11]], 1);
+	store_16regs();
 	code("\ttestq\t$n, $n\n\tjnz\t$loop\n");
 	vxor($y[0], $y[0]);
-	vmov($y[0], yslot($_)) for 0 .. $y_slots - 1;
+	vmov($y[0], yslot($_)) for 0 .. frame_16regs() / $yw - 1;
 	code(realigned_frame_end());
-	code("\tvzeroall\n$ret:\n\tret\n");
+	if ($isa eq 'sse') {
+		vxor($_, $_) for @y;
+	} else {
+		code("\tvzeroall\n");
+	}
+	code("$ret:\n\tret\n");
 	function_end($name);
 }
 
@@ -433,13 +488,16 @@ sub rodata {
 		return "\t.byte\t" . join(',', @b, @b) . "\n";
 	};
 	code(".p2align\t5\njobs_rol16:\n" . $rot->(16) . "jobs_rol8:\n" . $rot->(8));
-	code("jobs_sigma8:\n");
+	code("jobs_sigma_rows:\n");	# rows of 32 bytes: each word in 8 lanes
 	code("\t.long\t" . join(',', (sprintf('0x%08x', $_)) x 8) . "\n") for @sigma;
 	code("jobs_sigma:\n\t.long\t" . join(',', map { sprintf('0x%08x', $_) } @sigma) . "\n");
 	code(".text\n");
 }
 
 jobs_avx512();
-jobs_avx2();
+$isa = 'avx2';
+jobs_16regs('zinc_chacha20_jobs_avx2', 32);
+$isa = 'sse';
+jobs_16regs('zinc_chacha20_jobs_ssse3', 16);
 rodata();
 asm_close($file);

@@ -20,7 +20,7 @@ void zinc_chacha20_xor_partial_avx512(uint8_t *dst, const uint8_t *src,
 				      const uint8_t ks[CHACHA20_BLOCK_SIZE], size_t len);
 void zinc_hchacha20_x64(uint8_t out[HCHACHA20_KEY_SIZE], const uint8_t nonce[HCHACHA20_NONCE_SIZE],
 			const uint8_t key[HCHACHA20_KEY_SIZE]);
-chacha20_jobs_fn zinc_chacha20_jobs_avx512, zinc_chacha20_jobs_avx2;
+chacha20_jobs_fn zinc_chacha20_jobs_avx512, zinc_chacha20_jobs_avx2, zinc_chacha20_jobs_ssse3;
 
 /*
  * A lone block, alone or as the key block, runs scalar: one block is one
@@ -94,5 +94,5 @@ static const struct chacha20_path chacha20_paths[] = {
 	{ .path = { ZINC_CPU_X86_SSSE3, "x86_64 SSSE3" },
 	  .blocks = zinc_chacha20_ssse3, .pass_blocks = 4,
 	  .scalar = zinc_chacha20_x64_1, .scalar_max = 2,
-	  .hchacha20 = zinc_hchacha20_x64 },
+	  .hchacha20 = zinc_hchacha20_x64, .jobs = zinc_chacha20_jobs_ssse3 },
 };
