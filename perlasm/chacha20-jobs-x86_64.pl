@@ -261,8 +261,8 @@ sub pass_z16 {
 }
 
 # 17..32 jobs: two sets, A in zmm0..15 and B in zmm16..31, side by side.
-# Frame: slots 0..11 A's initial words 4..15, 12..23 B's, then 24..27 for
-# B's words 0..3 while A is stored (B's 4..15 go back to its slots).
+# Frame: slots 0..11 A's initial words 4..15, 12..23 B's; while A is
+# stored, B's words 4..15 wait in slots 0..11 and 0..3 in 24..27.
 my $z32_slots = 28;
 sub pass_z32 {
 	my ($done) = @_;
@@ -281,12 +281,16 @@ sub pass_z32 {
 		quarter_round([quads($xa, @columns), quads($xb, @columns)]);
 		quarter_round([quads($xa, @diagonals), quads($xb, @diagonals)]);
 	});
+	# B waits in the slots A's initial words leave, and its feed-forward
+	# runs in A's registers (test_ct_ptrace's capstone misreads an EVEX
+	# memory operand beside a source register above zmm15 as an index)
 	feed_forward_z($xa, [map { slot($_) } 0 .. 11]);
-	feed_forward_z($xb, [map { slot($_) } 12 .. 23]);
-	vmov($xb->[$_], slot($_ < 4 ? 24 + $_ : 12 + $_ - 4)) for 0 .. 15;
+	my @wait = map { slot($_ < 4 ? 24 + $_ : $_ - 4) } 0 .. 15;
+	vmov($xb->[$_], $wait[$_]) for 0 .. 15;
 	transpose16($xa, '%zmm16', '%zmm17');
 	store_set_z($xa, 0, '%zmm18', $done);
-	vmov(slot($_ < 4 ? 24 + $_ : 12 + $_ - 4), $xa->[$_]) for 0 .. 15;
+	vmov($wait[$_], $xa->[$_]) for 0 .. 15;
+	feed_forward_z($xa, [map { slot($_) } 12 .. 23]);
 	transpose16($xa, '%zmm16', '%zmm17');
 	store_set_z($xa, 16, '%zmm18', $done);
 }

@@ -169,7 +169,7 @@ static const uint16_t chacha20_lengths[] = {
 static const uint16_t chacha20_chunks[] = { 1, 62, 1, 64, 65, 127, 200, 600, 2100 };
 static const uint16_t aead_lengths[] = { 0, 1, 63, 64, 65, 129, 256, 1100, 2100 };
 enum { CHACHA20_MAX = 3220, AEAD_MAX = 2100 };
-/* A 32-lane pass but a partial one, or three of 8 lanes and 2 jobs left. */
+/* A partial 32-lane pass (AVX-512), whole 8- or 4-lane passes and 2 left. */
 enum { CHACHA20_JOBS = 26 };
 
 /*
