@@ -1464,11 +1464,14 @@ static void job_make(struct chacha20_job *job, const struct job_stream *st, size
 	job->len = len;
 }
 
+#define JOB_RANDOM_LEN SIZE_MAX
+
 /*
- * n jobs of random streams and blocks, lengths from len_of (0: random,
- * half of them 64), some in place, at random misalignments, each dst slot
- * with guard bytes around; 0 when every dst is src ^ its keystream for len
- * bytes and nothing else changed.
+ * n jobs of random streams and blocks, lengths len_of (JOB_RANDOM_LEN:
+ * random, half of them 64), some in place, at random misalignments, each
+ * dst slot with guard bytes around; 0 when every dst is src ^ its
+ * keystream for len bytes (at most the block's 64) and nothing else
+ * changed.
  */
 static int jobs_check(const struct job_stream *st, size_t n, size_t len_of)
 {
@@ -1481,7 +1484,8 @@ static int jobs_check(const struct job_stream *st, size_t n, size_t len_of)
 	zt_rand(src, sizeof(src));
 	zt_rand(dst, sizeof(dst));
 	for (j = 0; j < n; j++) {
-		size_t len = len_of ? len_of : zt_rand_below(2) ? 64 : 1 + zt_rand_below(64);
+		size_t len = len_of != JOB_RANDOM_LEN ? len_of :
+			     zt_rand_below(2) ? 64 : 1 + zt_rand_below(64);
 
 		s[j] = zt_rand_below(JOB_STREAMS);
 		b[j] = zt_rand_below(JOB_BLOCKS);
@@ -1495,13 +1499,14 @@ static int jobs_check(const struct job_stream *st, size_t n, size_t len_of)
 	for (j = 0; j < n; j++) {
 		const uint8_t *in = inplace[j] ? before : src;
 		const uint8_t *ks = st[s[j]].ks + 64 * b[j];
+		const size_t used = jobs[j].len < 64 ? jobs[j].len : 64;
 
-		for (k = 0; k < jobs[j].len; k++)
+		for (k = 0; k < used; k++)
 			bad |= dst[off[j] + k] != (in[off[j] + k] ^ ks[k]);
-		/* untouched: the slot's bytes before dst and past dst + len */
+		/* untouched: the slot's bytes before dst and past what was used */
 		bad |= memcmp(dst + JOB_SLOT * j, before + JOB_SLOT * j, off[j] - JOB_SLOT * j) != 0;
-		bad |= memcmp(dst + off[j] + jobs[j].len, before + off[j] + jobs[j].len,
-			      JOB_SLOT * (j + 1) - off[j] - jobs[j].len) != 0;
+		bad |= memcmp(dst + off[j] + used, before + off[j] + used,
+			      JOB_SLOT * (j + 1) - off[j] - used) != 0;
 	}
 	/* and every slot past the last job's */
 	bad |= memcmp(dst + JOB_SLOT * n, before + JOB_SLOT * n, sizeof(dst) - JOB_SLOT * n) != 0;
@@ -1515,12 +1520,12 @@ static void test_chacha20_jobs(void)
 	struct chacha20_job *jobs;
 	uint8_t *map, *src, *dst;
 	size_t n, len, i;
-	int bad, bad_len, bad_edge;
+	int bad, bad_len, bad_odd, bad_edge;
 
 	job_streams(st);
 	for (bad = 0, n = 0; n <= JOB_MAX; n++)
 		for (i = 0; i < 8; i++)
-			bad += jobs_check(st, n, 0);
+			bad += jobs_check(st, n, JOB_RANDOM_LEN);
 	zt_ok(bad == 0, "chacha20_jobs: 0..%d jobs of %d streams (counters across 2^32 and "
 	      "2^64), random lengths, some in place, misaligned, agree with chacha20_crypt and "
 	      "write nothing else (%d of %d calls differ)", JOB_MAX, JOB_STREAMS, bad,
@@ -1530,6 +1535,10 @@ static void test_chacha20_jobs(void)
 			bad_len += jobs_check(st, n, len);
 	zt_ok(bad_len == 0, "chacha20_jobs: every length 1..64 in calls of every job count "
 	      "agrees with chacha20_crypt and writes nothing past it (%d calls differ)", bad_len);
+	for (bad_odd = 0, n = 1; n <= JOB_MAX; n++)
+		bad_odd += jobs_check(st, n, 0) + jobs_check(st, n, 100);
+	zt_ok(bad_odd == 0, "chacha20_jobs, outside the contract: len 0 writes nothing, len 100 "
+	      "the block's 64 bytes and nothing past them (%d calls differ)", bad_odd);
 
 	/*
 	 * The job array, and the last job's src and dst of each length, ending
