@@ -235,10 +235,11 @@ static bool ct_chacha20_jobs(void)
 	uint32_t words[8];
 	struct chacha20_ctx ctx;
 	bool right = true;
-	size_t i, j, n;
+	size_t i, j;
 
 	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-		n = counts[i];
+		const size_t n = counts[i];
+
 		fill_secret(key, sizeof(key));
 		fill(iv, sizeof(iv));
 		iv[3] = 0;	/* word 12 does not wrap within the stream */

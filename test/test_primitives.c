@@ -1499,8 +1499,10 @@ static int jobs_check(const struct job_stream *st, size_t n, size_t len_of)
 	for (j = 0; j < n; j++) {
 		const uint8_t *in = inplace[j] ? before : src;
 		const uint8_t *ks = st[s[j]].ks + 64 * b[j];
-		const size_t used = jobs[j].len < 64 ? jobs[j].len : 64;
+		size_t used = jobs[j].len;
 
+		if (used > 64)
+			used = 64;
 		for (k = 0; k < used; k++)
 			bad |= dst[off[j] + k] != (in[off[j] + k] ^ ks[k]);
 		/* untouched: the slot's bytes before dst and past what was used */
