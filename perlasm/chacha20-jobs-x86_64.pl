@@ -6,6 +6,7 @@
 # (its own key pointer and state words 12..15), a job per 32-bit lane.
 #
 #   void zinc_chacha20_jobs_avx512(const struct chacha20_job *jobs, size_t n);
+#   void zinc_chacha20_jobs_avx512vl(const struct chacha20_job *jobs, size_t n);
 #   void zinc_chacha20_jobs_avx2(const struct chacha20_job *jobs, size_t n);
 #   void zinc_chacha20_jobs_ssse3(const struct chacha20_job *jobs, size_t n);
 #
@@ -34,6 +35,9 @@
 #                 keystream blocks go to the stack, and each job XORs len
 #                 bytes from there: whole blocks a register at a time, a
 #                 partial one by the bits of len (32, 16, 8, 4, 2, 1).
+#   jobs_avx512vl the AVX2 code with vprold and words 10, 11 in ymm16,
+#                 ymm17 (AVX-512 F and VL): for up to 8 jobs beside
+#                 jobs_avx512, and on AVX-512 without BW.
 #
 # Loading the lanes (AVX-512, 16 jobs): two loads per job and a 16x16
 # transpose (64 shuffles) make a 16-job pass take 235 ns; gathers instead
@@ -42,24 +46,26 @@
 #
 # Nanoseconds per job, len 64, one key shared (AMD EPYC Zen 5, 2 vCPUs
 # shared with other work; medians of 5 runs of medians of 11 x 20000
-# calls, 2026-12-04; the portable C in an earlier run):
+# calls, 2026-12-04):
 #
 #   jobs per call       1      8     16     17     32     64
-#   jobs_avx512       212   28.6   14.5   22.7   12.7   12.4
-#   jobs_avx2         157   20.2   20.0   28.4   20.2   21.0
-#   jobs_ssse3        157   38.8   38.7   45.0   40.0   40.1
-#   chacha20_jobs()   157   20.2   14.5   22.6   12.8   12.5  AVX-512 path
-#   portable C        229   85.5   84.9   93.6   88.1   87.7  ZINC_CPU=none
+#   jobs_avx512       212   28.5   14.5   22.6   12.7   12.5
+#   jobs_avx512vl     128   16.8   16.5   22.8   16.4   16.3
+#   jobs_avx2         157   20.1   19.8   27.4   19.5   19.4
+#   jobs_ssse3        156   38.7   38.2   44.6   37.9   37.9
+#   chacha20_jobs()   131   17.1   14.6   21.4   12.8   12.5  AVX-512 path
+#   portable C        227   83.9   83.9   92.2   84.2   84.9  ZINC_CPU=none
 #
 # chacha20_jobs() on the AVX-512 path leaves up to 8 jobs past whole
-# 16-lane passes to jobs_avx2 (the glue).  For scale: one stream's blocks
+# 16-lane passes to jobs_avx512vl (the glue).  For scale: one stream's blocks
 # take 11.2 ns each in chacha20_avx512's 32-block passes and 19 in
 # chacha20_avx2's (chacha20-x86_64.pl); the portable C took 120 ns a job
 # one block at a time.  Two sets side by side gain little here (12.7
 # against 14.5 ns a job): one set waits on latency, two on throughput.
-# A pass of 4 (SSSE3) or 8 (AVX2) lanes takes 157 ns against 212 for 16
-# zmm lanes, with the same chain of dependent operations: xmm and ymm ones
-# have the shorter latency, we take it (no performance counters here).
+# A pass of 4 (SSSE3) or 8 (AVX2) lanes takes 157 ns, of 8 ymm lanes with
+# vprold 128, against 212 for 16 zmm lanes, with the same chain of
+# dependent operations: xmm and ymm ones have the shorter latency, we take
+# it (no performance counters here).
 use strict;
 use warnings;
 use zinc_x86_64;
@@ -322,18 +328,20 @@ sub jobs_avx512 {
 	function_end($name);
 }
 
-# --- AVX2 and SSSE3: 8 or 4 jobs per pass in 16 registers -------------------
+# --- AVX2, AVX-512VL and SSSE3: 8 or 4 jobs per pass, 16 registers ----------
 #
 # Registers: words 0..7 in 0..7, 12..15 in 8..11, 8 and 10 share 12, 9 and
-# 11 share 13; 14 and 15 temporaries.  Frame (slots of a register's width):
-# 0..11 the initial words 4..15, 12..15 words 8..11 while out of their
-# register, then the keystream blocks (64 bytes a job).
+# 11 share 13 (AVX-512VL: 10 and 11 in ymm16, ymm17); 14 and 15
+# temporaries.  Frame (slots of a register's width): 0..11 the initial
+# words 4..15, 12..15 words 8..11 while out of their register (AVX-512VL:
+# 10 and 11 after the rounds), then the keystream blocks (64 bytes a job).
 my (@y, @yx, @yt, $yw);		# the registers, words, temporaries; slot width
 sub set_width {
 	($yw) = @_;		# 32 (ymm) or 16 (xmm)
 	my $k = $yw == 32 ? 'y' : 'x';
 	@y = map { "%${k}mm$_" } 0 .. 15;
 	@yx = (@y[0 .. 7], @y[12, 13, 12, 13], @y[8 .. 11]);
+	@yx[10, 11] = ('%ymm16', '%ymm17') if $isa eq 'avx512';	# VL: 32 registers
 	@yt = @y[14, 15];
 }
 sub yslot { return ($yw * $_[0]) . '(%rsp)'; }
@@ -364,7 +372,7 @@ sub load_16regs {
 	transpose4(@y[4 * $_ .. 4 * $_ + 3], @yt) for 0 .. 2;
 	# registers 0..3: words 4..7, 4..7: 8..11, 8..11: 12..15
 	vmov($y[$_], yslot($_)) for 0 .. 11;
-	vmov($y[4 + $_], yspill($_)) for 2, 3;
+	vmov($y[4 + $_], $isa eq 'avx512' ? $yx[8 + $_] : yspill($_)) for 2, 3;
 	vmov($y[4], $y[12]);	# word 8
 	vmov($y[5], $y[13]);	# word 9
 	vmov($y[$_], $y[4 + $_]) for 0 .. 3;
@@ -375,6 +383,11 @@ sub load_16regs {
 # 8 and 9 between the two halves of the column round and back after the
 # first half of the diagonal round.
 sub double_round_16regs {
+	if ($isa eq 'avx512') {
+		quarter_round([quads(\@yx, @columns)]);
+		quarter_round([quads(\@yx, @diagonals)]);
+		return;
+	}
 	quarter_round([quads(\@yx, @columns[0, 1])], \@yt);
 	vmov($yx[8], yspill(0)); vmov($yx[9], yspill(1));
 	vmov(yspill(2), $yx[10]); vmov(yspill(3), $yx[11]);
@@ -459,6 +472,8 @@ sub jobs_16regs {
 	code("\tsubq\t$m, $n\n");
 	load_16regs();
 	round_loop(\&double_round_16regs);
+	vmov($yx[10], yspill(2)) if $isa eq 'avx512';
+	vmov($yx[11], yspill(3)) if $isa eq 'avx512';
 	vadd("jobs_sigma_rows+" . (32 * $_) . "(%rip)", $y[$_]) for 0 .. 3;
 	vadd(yslot($_ - 4), $yx[$_]) for 4 .. 9, 12 .. 15;
 	store_keystream([@y[0 .. 7]], 0);
@@ -478,6 +493,7 @@ sub jobs_16regs {
 	if ($isa eq 'sse') {
 		vxor($_, $_) for @y;
 	} else {
+		vxor($_, $_) for grep { /mm1[67]/ } @yx;
 		code("\tvzeroall\n");
 	}
 	code("$ret:\n\tret\n");
@@ -499,6 +515,7 @@ sub rodata {
 }
 
 jobs_avx512();
+jobs_16regs('zinc_chacha20_jobs_avx512vl', 32);
 $isa = 'avx2';
 jobs_16regs('zinc_chacha20_jobs_avx2', 32);
 $isa = 'sse';
