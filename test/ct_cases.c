@@ -115,6 +115,51 @@ static int r_chacha20(const struct ct_case *c)
 	return memcmp(b.out, b.back, len) != 0;
 }
 
+/*
+ * chacha20_jobs: c->len jobs, the blocks of one stream (whole, 32 bytes as
+ * a Poly1305 key block, and shorter), the job array and key words static
+ * like every input.
+ */
+enum { MAXJOBS = 33 };
+static struct chacha20_job jobs[MAXJOBS];
+static uint32_t key_words[8];
+
+static void p_chacha20_jobs(const struct ct_case *c, unsigned set)
+{
+	size_t j;
+
+	seed(set);
+	sym_fill(set, b.key, sizeof(b.key), b.in, CHACHA20_BLOCK_SIZE * c->len);
+	fill_public(b.iv, sizeof(b.iv), 3);
+	b.iv[3] = 0;	/* word 12 does not wrap within the stream */
+	ct_le32_words(key_words, b.key, 8);
+	for (j = 0; j < c->len; j++) {
+		jobs[j] = (struct chacha20_job){
+			.key = key_words, .src = b.in + CHACHA20_BLOCK_SIZE * j,
+			.dst = b.out + CHACHA20_BLOCK_SIZE * j,
+			.len = j % 3 == 0 ? CHACHA20_BLOCK_SIZE : j % 3 == 1 ? 32 : 64 - j
+		};
+		ct_le32_words(jobs[j].iv, b.iv, 4);
+		jobs[j].iv[0] += (uint32_t)j;
+	}
+}
+
+static int r_chacha20_jobs(const struct ct_case *c)
+{
+	struct chacha20_ctx ctx;
+	size_t j;
+	int bad = 0;
+
+	ct_mark();
+	chacha20_jobs(jobs, c->len);
+	ct_mark();
+	chacha20_init(&ctx, b.key, b.iv);
+	chacha20_crypt(&ctx, b.back, b.in, CHACHA20_BLOCK_SIZE * c->len);
+	for (j = 0; j < c->len; j++)
+		bad |= memcmp(jobs[j].dst, b.back + CHACHA20_BLOCK_SIZE * j, jobs[j].len) != 0;
+	return bad;
+}
+
 static void p_hchacha20(const struct ct_case *c, unsigned set)
 {
 	(void)c;
@@ -699,6 +744,8 @@ static const size_t chacha20_lengths[] = {
 	1984, 2048, 2112
 };
 static const size_t ctrwrap_lengths[] = { 257, 2112 };
+/* jobs: around the lane counts (4, 8, 16 and 32) */
+static const size_t jobs_counts[] = { 1, 5, 17, 26, 33 };
 static const size_t poly1305_lengths[] = {
 	1, 15, 16, 17, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513,
 	1024, 2049
@@ -729,6 +776,7 @@ static const struct {
 	/* The public counter starts 3 blocks below 2^32: it wraps inside. */
 	{ "chacha20-ctrwrap", CT_CHACHA20, p_chacha20, r_chacha20, L(ctrwrap_lengths),
 	  (int)0xfffffffdu },
+	{ "chacha20-jobs", CT_CHACHA20, p_chacha20_jobs, r_chacha20_jobs, L(jobs_counts), 0 },
 	{ "hchacha20", CT_CHACHA20, p_hchacha20, r_hchacha20, L(one_length), 0 },
 	{ "poly1305", CT_POLY1305, p_poly1305, r_poly1305, L(poly1305_lengths), 0 },
 	{ "blake2s", CT_BLAKE2S, p_blake2s, r_blake2s, L(blake2s_lengths), 0 },

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Deterministic test bytes for the constant-time tests, which link the
- * primitives only (no OpenSSL, no testutil): xorshift64* from *state.
+ * primitives only (no OpenSSL, no testutil): xorshift64* from *state; and
+ * bytes as words for chacha20_jobs().
  */
 #ifndef ZINC_CT_FILL_H
 #define ZINC_CT_FILL_H
@@ -33,6 +34,19 @@ static inline uint64_t ct_seed(uint64_t base, unsigned set)
 
 	ct_fill(&state, skip, sizeof(skip));
 	return state;
+}
+
+/*
+ * n little-endian words (a key's or IV's, as chacha20_jobs() takes them),
+ * with no branch or index on their values.
+ */
+static inline void ct_le32_words(uint32_t *words, const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		words[i] = (uint32_t)p[4 * i] | (uint32_t)p[4 * i + 1] << 8 |
+			   (uint32_t)p[4 * i + 2] << 16 | (uint32_t)p[4 * i + 3] << 24;
 }
 
 #endif

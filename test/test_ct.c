@@ -221,6 +221,52 @@ static bool ct_chacha20(void)
 	return right;
 }
 
+/*
+ * chacha20_jobs: the blocks of one stream as jobs (whole, 32 bytes as a
+ * Poly1305 key block, and shorter), around each path's lane counts,
+ * against chacha20_crypt.
+ */
+static bool ct_chacha20_jobs(void)
+{
+	static const size_t counts[] = { 1, 5, 8, 16, 17, 26, 33 };
+	enum { MAXJOBS = 33 };
+	uint8_t key[CHACHA20_KEY_SIZE], iv[CHACHA20_IV_SIZE];
+	struct chacha20_job jobs[MAXJOBS];
+	uint32_t words[8];
+	struct chacha20_ctx ctx;
+	bool right = true;
+	size_t i, j;
+
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		const size_t n = counts[i];
+
+		fill_secret(key, sizeof(key));
+		fill(iv, sizeof(iv));
+		iv[3] = 0;	/* word 12 does not wrap within the stream */
+		fill_secret(b.in, CHACHA20_BLOCK_SIZE * n);
+		ct_le32_words(words, key, 8);
+		for (j = 0; j < n; j++) {
+			jobs[j] = (struct chacha20_job){
+				.key = words, .src = b.in + CHACHA20_BLOCK_SIZE * j,
+				.dst = b.out + CHACHA20_BLOCK_SIZE * j,
+				.len = j % 3 == 0 ? CHACHA20_BLOCK_SIZE : j % 3 == 1 ? 32 : 64 - j
+			};
+			ct_le32_words(jobs[j].iv, iv, 4);
+			jobs[j].iv[0] += (uint32_t)j;
+		}
+		chacha20_jobs(jobs, n);
+		chacha20_init(&ctx, key, iv);
+		chacha20_crypt(&ctx, b.out2, b.in, CHACHA20_BLOCK_SIZE * n);
+		for (j = 0; j < n; j++)
+			right &= equal_after(jobs[j].dst, b.out2 + CHACHA20_BLOCK_SIZE * j, jobs[j].len);
+		for (j = 0; j < n; j++)
+			public(jobs[j].dst, jobs[j].len);
+		public(b.out2, CHACHA20_BLOCK_SIZE * n);
+		public(b.in, CHACHA20_BLOCK_SIZE * n);
+	}
+	return right;
+}
+
 static bool ct_hchacha20(void)
 {
 	uint8_t key[HCHACHA20_KEY_SIZE], nonce[HCHACHA20_NONCE_SIZE];
@@ -550,6 +596,7 @@ int main(int argc, char **argv)
 	}
 	printf("# cpu: %s\n", zinc_cpu_features_string());
 	check("chacha20", ct_chacha20);
+	check("chacha20_jobs", ct_chacha20_jobs);
 	check("hchacha20", ct_hchacha20);
 	check("poly1305", ct_poly1305);
 	check("blake2s", ct_blake2s);

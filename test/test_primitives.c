@@ -1401,6 +1401,181 @@ static void test_chacha20_asm(void)
 	munmap(dmap, 3 * (size_t)page);
 }
 
+/* --- chacha20_jobs(): many streams' blocks, a lane each -------------------- */
+
+enum { JOB_STREAMS = 9, JOB_BLOCKS = 6, JOB_MAX = 72, JOB_GUARD = 16, JOB_SLOT = 96 };
+
+/*
+ * Streams for jobs: keys (as the words chacha20_jobs() takes) and the
+ * keystream of JOB_BLOCKS blocks from chacha20_crypt(), from 64-bit
+ * counters that cross 2^32 inside the stream for some (words 12 and 13 of
+ * each block given directly to its job).
+ */
+struct job_stream {
+	uint32_t key[8];
+	uint64_t counter;
+	uint32_t nonce[2];
+	uint8_t ks[64 * JOB_BLOCKS];
+};
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void job_streams(struct job_stream *st)
+{
+	static const uint64_t counters[] = { 0, 1, 0xfffffffd, 0xfffffffe, 0xffffffff,
+					     0x1fffffffc, 0xfffffffffffffffe };
+	static const uint8_t zero[64 * JOB_BLOCKS];
+	uint8_t key[32], iv[16];
+	struct chacha20_ctx ctx;
+	size_t s, i;
+
+	for (s = 0; s < JOB_STREAMS; s++) {
+		zt_rand(key, 32);
+		zt_rand(iv, 16);
+		st[s].counter = s < sizeof(counters) / sizeof(counters[0]) ? counters[s] :
+				zt_rand_u64();
+		for (i = 0; i < 8; i++)
+			st[s].key[i] = le32(key + 4 * i);
+		for (i = 0; i < 8; i++)
+			iv[i] = (uint8_t)(st[s].counter >> 8 * i);
+		st[s].nonce[0] = le32(iv + 8);
+		st[s].nonce[1] = le32(iv + 12);
+		chacha20_init(&ctx, key, iv);
+		chacha20_crypt(&ctx, st[s].ks, zero, sizeof(zero));
+	}
+}
+
+/* Job j: block b of stream s, in its own slot of dst (and of src, unless in place). */
+static void job_make(struct chacha20_job *job, const struct job_stream *st, size_t b,
+		     const uint8_t *src, uint8_t *dst, size_t len)
+{
+	uint64_t c = st->counter + b;
+
+	job->key = st->key;
+	job->src = src;
+	job->dst = dst;
+	job->iv[0] = (uint32_t)c;
+	job->iv[1] = (uint32_t)(c >> 32);
+	job->iv[2] = st->nonce[0];
+	job->iv[3] = st->nonce[1];
+	job->len = len;
+}
+
+#define JOB_RANDOM_LEN SIZE_MAX
+
+/*
+ * n jobs of random streams and blocks, lengths len_of (JOB_RANDOM_LEN:
+ * random, half of them 64), some in place, at random misalignments, each
+ * dst slot with guard bytes around; 0 when every dst is src ^ its
+ * keystream for len bytes (at most the block's 64) and nothing else
+ * changed.
+ */
+static int jobs_check(const struct job_stream *st, size_t n, size_t len_of)
+{
+	static uint8_t src[JOB_MAX * JOB_SLOT], dst[JOB_MAX * JOB_SLOT], before[JOB_MAX * JOB_SLOT];
+	struct chacha20_job jobs[JOB_MAX];
+	size_t j, k, s[JOB_MAX], b[JOB_MAX], off[JOB_MAX];
+	bool inplace[JOB_MAX];
+	int bad = 0;
+
+	zt_rand(src, sizeof(src));
+	zt_rand(dst, sizeof(dst));
+	for (j = 0; j < n; j++) {
+		size_t len = len_of != JOB_RANDOM_LEN ? len_of :
+			     zt_rand_below(2) ? 64 : 1 + zt_rand_below(64);
+
+		s[j] = zt_rand_below(JOB_STREAMS);
+		b[j] = zt_rand_below(JOB_BLOCKS);
+		off[j] = JOB_SLOT * j + JOB_GUARD + zt_rand_below(JOB_SLOT - 2 * JOB_GUARD - 64 + 1);
+		inplace[j] = zt_rand_below(4) == 0;
+		job_make(&jobs[j], &st[s[j]], b[j], inplace[j] ? dst + off[j] : src + off[j],
+			 dst + off[j], len);
+	}
+	memcpy(before, dst, sizeof(dst));
+	chacha20_jobs(jobs, n);
+	for (j = 0; j < n; j++) {
+		const uint8_t *in = inplace[j] ? before : src;
+		const uint8_t *ks = st[s[j]].ks + 64 * b[j];
+		size_t used = jobs[j].len;
+
+		if (used > 64)
+			used = 64;
+		for (k = 0; k < used; k++)
+			bad |= dst[off[j] + k] != (in[off[j] + k] ^ ks[k]);
+		/* untouched: the slot's bytes before dst and past what was used */
+		bad |= memcmp(dst + JOB_SLOT * j, before + JOB_SLOT * j, off[j] - JOB_SLOT * j) != 0;
+		bad |= memcmp(dst + off[j] + used, before + off[j] + used,
+			      JOB_SLOT * (j + 1) - off[j] - used) != 0;
+	}
+	/* and every slot past the last job's */
+	bad |= memcmp(dst + JOB_SLOT * n, before + JOB_SLOT * n, sizeof(dst) - JOB_SLOT * n) != 0;
+	return bad;
+}
+
+static void test_chacha20_jobs(void)
+{
+	static struct job_stream st[JOB_STREAMS];
+	long page = sysconf(_SC_PAGESIZE);
+	struct chacha20_job *jobs;
+	uint8_t *map, *src, *dst;
+	size_t n, len, i;
+	int bad, bad_len, bad_odd, bad_edge;
+
+	job_streams(st);
+	for (bad = 0, n = 0; n <= JOB_MAX; n++)
+		for (i = 0; i < 8; i++)
+			bad += jobs_check(st, n, JOB_RANDOM_LEN);
+	zt_ok(bad == 0, "chacha20_jobs: 0..%d jobs of %d streams (counters across 2^32 and "
+	      "2^64), random lengths, some in place, misaligned, agree with chacha20_crypt and "
+	      "write nothing else (%d of %d calls differ)", JOB_MAX, JOB_STREAMS, bad,
+	      8 * (JOB_MAX + 1));
+	for (bad_len = 0, len = 1; len <= 64; len++)
+		for (n = 1; n <= JOB_MAX; n += 1 + (len % 5))
+			bad_len += jobs_check(st, n, len);
+	zt_ok(bad_len == 0, "chacha20_jobs: every length 1..64 in calls of every job count "
+	      "agrees with chacha20_crypt and writes nothing past it (%d calls differ)", bad_len);
+	for (bad_odd = 0, n = 1; n <= JOB_MAX; n++)
+		bad_odd += jobs_check(st, n, 0) + jobs_check(st, n, 100);
+	zt_ok(bad_odd == 0, "chacha20_jobs, outside the contract: len 0 writes nothing, len 100 "
+	      "the block's 64 bytes and nothing past them (%d calls differ)", bad_odd);
+
+	/*
+	 * The job array, and the last job's src and dst of each length, ending
+	 * right before unmapped pages: no access past jobs[n - 1] or past len.
+	 */
+	map = mmap(NULL, 6 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		   -1, 0);
+	if (map == MAP_FAILED || mprotect(map + page, (size_t)page, PROT_NONE) != 0 ||
+	    mprotect(map + 3 * page, (size_t)page, PROT_NONE) != 0 ||
+	    mprotect(map + 5 * page, (size_t)page, PROT_NONE) != 0) {
+		zt_skip("chacha20_jobs guard pages: mmap or mprotect failed");
+		return;
+	}
+	src = map + page;
+	dst = map + 3 * page;
+	zt_rand(map, (size_t)page);
+	for (bad_edge = 0, len = 1; len <= 64; len++) {
+		const struct job_stream *last = &st[len % JOB_STREAMS];
+
+		n = 1 + len % 48;	/* the others' dst below the last one's, in the page */
+		jobs = (struct chacha20_job *)(map + 5 * page) - n;
+		for (i = 0; i + 1 < n; i++)
+			job_make(&jobs[i], &st[i % JOB_STREAMS], i % JOB_BLOCKS, map + 64 * i,
+				 map + 2 * page + 64 * i, 64);
+		job_make(&jobs[n - 1], last, 0, src - len, dst - len, len);
+		chacha20_jobs(jobs, n);
+		for (i = 0; i < len; i++)
+			bad_edge |= dst[i - len] != (src[i - len] ^ last->ks[i]);
+	}
+	zt_ok(bad_edge == 0, "chacha20_jobs: the job array (1..48 jobs) and the last job's src "
+	      "and dst (every length 1..64) ending at unmapped pages: no access past their ends, "
+	      "right keystream");
+	munmap(map, 6 * (size_t)page);
+}
+
 /*
  * ChaCha20-Poly1305 one-shot, whose key block and data share one ChaCha20
  * pass on the AVX-512 path: every length through 2200 (1..35 blocks after
@@ -1690,6 +1865,7 @@ int main(void)
 	test_streaming();
 	test_poly1305_asm();
 	test_chacha20_asm();
+	test_chacha20_jobs();
 	test_aead_first_asm();
 	test_blake2s_asm();
 	test_poly1305_powers();

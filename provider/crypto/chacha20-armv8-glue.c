@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * ChaCha20 and HChaCha20 on AArch64 (generated/chacha20-armv8.S), #included
- * by chacha20.c, which states what each function of a path does.
+ * ChaCha20 and HChaCha20 on AArch64 (generated/chacha20-armv8.S, and
+ * chacha20-jobs-armv8.S for chacha20_jobs()), #included by chacha20.c,
+ * which states what each function of a path does.
  */
 
 void zinc_chacha20_a64_1(uint8_t *dst, const uint8_t *src, size_t nblocks,
@@ -10,6 +11,7 @@ void zinc_chacha20_neon(uint8_t *dst, const uint8_t *src, size_t nblocks,
 			const uint32_t state[16], uint8_t *first, uint8_t *last);
 void zinc_hchacha20_a64(uint8_t out[HCHACHA20_KEY_SIZE], const uint8_t nonce[HCHACHA20_NONCE_SIZE],
 			const uint8_t key[HCHACHA20_KEY_SIZE]);
+chacha20_jobs_fn zinc_chacha20_jobs_neon;
 
 static void chacha20_neon_blocks(uint8_t *dst, const uint8_t *src, size_t nblocks,
 				 const uint32_t state[16])
@@ -41,7 +43,8 @@ static const struct chacha20_path chacha20_paths[] = {
 		    "AArch64 NEON (4 blocks + 1 scalar) + scalar" },
 	  .blocks = chacha20_neon_blocks, .pass_blocks = 5,
 	  .scalar = zinc_chacha20_a64_1, .scalar_max = 2,
-	  .bytes = chacha20_bytes_neon, .hchacha20 = zinc_hchacha20_a64 },
+	  .bytes = chacha20_bytes_neon, .hchacha20 = zinc_hchacha20_a64,
+	  .jobs = zinc_chacha20_jobs_neon },
 	{ .path = { ZINC_CPU_ARM_ASM, "AArch64 scalar" },
 	  .blocks = zinc_chacha20_a64_1, .pass_blocks = 1,
 	  .hchacha20 = zinc_hchacha20_a64 },

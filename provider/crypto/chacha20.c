@@ -29,9 +29,13 @@
  * block calls do the same.
  *
  * hchacha20 is HChaCha20 (draft-irtf-cfrg-xchacha 2.2).
+ *
+ * jobs, optional, is chacha20_jobs() (include/zinc/chacha20.h) for any n,
+ * 0 included; NULL: the portable C's.
  */
 typedef void chacha20_blocks_fn(uint8_t *dst, const uint8_t *src, size_t nblocks,
 				const uint32_t state[16]);
+typedef void chacha20_jobs_fn(const struct chacha20_job *jobs, size_t n);
 
 struct chacha20_path {
 	struct zinc_path path;
@@ -44,6 +48,7 @@ struct chacha20_path {
 	void (*hchacha20)(uint8_t out[HCHACHA20_KEY_SIZE],
 			  const uint8_t nonce[HCHACHA20_NONCE_SIZE],
 			  const uint8_t key[HCHACHA20_KEY_SIZE]);
+	chacha20_jobs_fn *jobs;
 };
 
 /*
@@ -61,6 +66,16 @@ static size_t chacha20_scalar_blocks(const struct chacha20_path *p, size_t nbloc
 	rest = nblocks % p->pass_blocks;
 	return rest <= p->scalar_max ? rest : 0;
 }
+
+#if defined(ZINC_ASM_X86_64) || defined(ZINC_ASM_ARMV8)
+/* The 64-bit assembly of chacha20_jobs() reads struct chacha20_job at these offsets. */
+_Static_assert(offsetof(struct chacha20_job, key) == 0 &&
+	       offsetof(struct chacha20_job, src) == 8 &&
+	       offsetof(struct chacha20_job, dst) == 16 &&
+	       offsetof(struct chacha20_job, iv) == 24 &&
+	       offsetof(struct chacha20_job, len) == 40 &&
+	       sizeof(struct chacha20_job) == 48, "struct chacha20_job as the assembly reads it");
+#endif
 
 #if defined(ZINC_ASM_X86_64)
 #include "chacha20-x86_64-glue.c"
@@ -161,6 +176,23 @@ static void chacha20_generic_1(uint32_t state[16], uint8_t *dst, const uint8_t *
 		}							\
 	} while (0)
 
+/* The 20 rounds of LANES blocks side by side, in place. */
+static void chacha20_permute_lanes(uint32_t x[16][LANES])
+{
+	size_t i;
+
+	for (i = 0; i < 10; i++) {
+		QUARTER_ROUND_LANES(0, 4, 8, 12);
+		QUARTER_ROUND_LANES(1, 5, 9, 13);
+		QUARTER_ROUND_LANES(2, 6, 10, 14);
+		QUARTER_ROUND_LANES(3, 7, 11, 15);
+		QUARTER_ROUND_LANES(0, 5, 10, 15);
+		QUARTER_ROUND_LANES(1, 6, 11, 12);
+		QUARTER_ROUND_LANES(2, 7, 8, 13);
+		QUARTER_ROUND_LANES(3, 4, 9, 14);
+	}
+}
+
 /* nblocks whole blocks; state[12] + nblocks must not pass 2^32 (the caller carries). */
 static void chacha20_generic(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			     size_t nblocks)
@@ -174,16 +206,7 @@ static void chacha20_generic(uint32_t state[16], uint8_t *dst, const uint8_t *sr
 				x[i][l] = state[i];
 		for (l = 0; l < LANES; l++)
 			x[12][l] += (uint32_t)l;
-		for (i = 0; i < 10; i++) {
-			QUARTER_ROUND_LANES(0, 4, 8, 12);
-			QUARTER_ROUND_LANES(1, 5, 9, 13);
-			QUARTER_ROUND_LANES(2, 6, 10, 14);
-			QUARTER_ROUND_LANES(3, 7, 11, 15);
-			QUARTER_ROUND_LANES(0, 5, 10, 15);
-			QUARTER_ROUND_LANES(1, 6, 11, 12);
-			QUARTER_ROUND_LANES(2, 7, 8, 13);
-			QUARTER_ROUND_LANES(3, 4, 9, 14);
-		}
+		chacha20_permute_lanes(x);
 		for (l = 0; l < LANES; l++) {
 			x[12][l] += (uint32_t)l;
 			for (i = 0; i < 16; i++)
@@ -339,26 +362,51 @@ void chacha20_crypt(struct chacha20_ctx *ctx, uint8_t *dst, const uint8_t *src, 
 	}
 }
 
+/* LANES jobs at a time; a short group repeats its last job in the spare lanes. */
+static void chacha20_jobs_generic(const struct chacha20_job *jobs, size_t n)
+{
+	static const uint32_t sigma[4] = { 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574 };
+	uint32_t init[16][LANES], x[16][LANES];
+	uint8_t block[CHACHA20_BLOCK_SIZE];
+	size_t i, l, k, lanes, len;
+
+	for (; n > 0; jobs += lanes, n -= lanes) {
+		lanes = LANES;
+		if (n < LANES)
+			lanes = n;
+		for (l = 0; l < LANES; l++) {
+			const struct chacha20_job *job = &jobs[l < lanes ? l : lanes - 1];
+
+			for (i = 0; i < 4; i++) {
+				init[i][l] = sigma[i];
+				init[12 + i][l] = job->iv[i];
+			}
+			for (i = 0; i < 8; i++)
+				init[4 + i][l] = job->key[i];
+		}
+		memcpy(x, init, sizeof(x));
+		chacha20_permute_lanes(x);
+		for (l = 0; l < lanes; l++) {
+			for (i = 0; i < 16; i++)
+				zinc_store_le32(block + 4 * i, x[i][l] + init[i][l]);
+			len = jobs[l].len;
+			if (len > CHACHA20_BLOCK_SIZE)	/* as the assembly's byte masks */
+				len = CHACHA20_BLOCK_SIZE;
+			for (k = 0; k < len; k++)
+				jobs[l].dst[k] = jobs[l].src[k] ^ block[k];
+		}
+	}
+	zinc_memzero(init, sizeof(init));
+	zinc_memzero(x, sizeof(x));
+	zinc_memzero(block, sizeof(block));
+}
+
 void chacha20_jobs(const struct chacha20_job *jobs, size_t n)
 {
-	uint32_t state[16];
-	uint8_t block[CHACHA20_BLOCK_SIZE];
-	size_t i;
-
-	state[0] = 0x61707865;
-	state[1] = 0x3320646e;
-	state[2] = 0x79622d32;
-	state[3] = 0x6b206574;
-	for (; n > 0; n--, jobs++) {
-		memcpy(state + 4, jobs->key, 8 * sizeof(uint32_t));
-		memcpy(state + 12, jobs->iv, sizeof(jobs->iv));
-		memset(block, 0, sizeof(block));
-		chacha20_generic_1(state, block, block, 1);
-		for (i = 0; i < jobs->len; i++)
-			jobs->dst[i] = jobs->src[i] ^ block[i];
-	}
-	zinc_memzero(state, sizeof(state));
-	zinc_memzero(block, sizeof(block));
+	if (chacha20_path != NULL && chacha20_path->jobs != NULL)
+		chacha20_path->jobs(jobs, n);
+	else
+		chacha20_jobs_generic(jobs, n);
 }
 
 void hchacha20(uint8_t out[HCHACHA20_KEY_SIZE], const uint8_t nonce[HCHACHA20_NONCE_SIZE],

@@ -153,7 +153,9 @@ static const char chacha20_published[] =
 	"731c7f1b0b4aa6440bf3a82f4eda7e39ae64c6708c54c216cb96b72e1213b452"
 	"2f8c9ba40db5d945b11b69b982c1bb9e3f3fac2bc369488f76b2383565d3fff9"
 	"21f9664c97637da9768812f615c68b13b52e"
-	"c0875924c1c7987947deafd8780acf49";
+	"c0875924c1c7987947deafd8780acf49"
+	/* RFC 8439 2.6.2: a Poly1305 key block, the first of chacha20_jobs() */
+	"8ad5a08b905f81cc815040274ab29471a833b637e3fd0da508dbb8e2fdd1a646";
 
 /*
  * Block counts around each path's pass (SSSE3 4 blocks, AVX2 8, AVX-512
@@ -167,6 +169,47 @@ static const uint16_t chacha20_lengths[] = {
 static const uint16_t chacha20_chunks[] = { 1, 62, 1, 64, 65, 127, 200, 600, 2100 };
 static const uint16_t aead_lengths[] = { 0, 1, 63, 64, 65, 129, 256, 1100, 2100 };
 enum { CHACHA20_MAX = 3220, AEAD_MAX = 2100 };
+/*
+ * Calls of 25, 9 and 5 jobs: on AVX-512 a partial 32-lane pass, a partial
+ * 16-lane one and AVX2's 8 lanes; else passes of 8 or 4 lanes and 1 left.
+ */
+static const uint8_t chacha20_job_calls[] = { 25, 9, 5 };
+enum { CHACHA20_JOBS = 39 };
+
+/*
+ * chacha20_jobs(): RFC 8439 2.6.2's Poly1305 key block (key2, 32 bytes),
+ * then blocks of two keys, word 12 across 2^32, some partial.
+ */
+static void chacha20_jobs_run(struct sink *s, const uint8_t key[32], const uint8_t key2[32],
+			      uint8_t buf[CHACHA20_JOBS * CHACHA20_BLOCK_SIZE])
+{
+	static const uint8_t zero[CHACHA20_BLOCK_SIZE];
+	struct chacha20_job jobs[CHACHA20_JOBS];
+	uint32_t words[2][8];
+	size_t i, n;
+
+	for (i = 0; i < 8; i++) {
+		words[0][i] = zinc_load_le32(key2 + 4 * i);
+		words[1][i] = zinc_load_le32(key + 4 * i);
+	}
+	for (i = 0; i < CHACHA20_JOBS; i++)
+		jobs[i] = (struct chacha20_job){
+			.key = words[i % 2], .src = pattern + CHACHA20_BLOCK_SIZE * i,
+			.dst = buf + CHACHA20_BLOCK_SIZE * i,
+			.iv = { 0xfffffff0u + (uint32_t)i, (uint32_t)i, 0x03020100, 0x07060504 },
+			.len = i % 4 == 3 ? CHACHA20_BLOCK_SIZE - i : CHACHA20_BLOCK_SIZE
+		};
+	jobs[0].src = zero;
+	jobs[0].iv[0] = 0;
+	jobs[0].len = 32;
+	for (i = 0, n = 0; i < sizeof(chacha20_job_calls); i++) {
+		chacha20_jobs(jobs + n, chacha20_job_calls[i]);
+		n += chacha20_job_calls[i];
+	}
+	for (i = 0; i < CHACHA20_JOBS; i++)
+		emit(s, jobs[i].dst, jobs[i].len);
+	zinc_memzero(words, sizeof(words));
+}
 
 static void chacha20_run(struct sink *s)
 {
@@ -208,6 +251,7 @@ static void chacha20_run(struct sink *s)
 	emit(s, buf, SUNSCREEN_LEN + CHACHA20POLY1305_TAG_SIZE);
 	xchacha20poly1305_encrypt(buf, sun, SUNSCREEN_LEN, ad, sizeof(ad), xnonce, key2);
 	emit(s, buf, SUNSCREEN_LEN + CHACHA20POLY1305_TAG_SIZE);
+	chacha20_jobs_run(s, key, key2, buf);
 
 	/* The path's own lengths, fresh contexts, out of place. */
 	for (i = 0; i < sizeof(chacha20_lengths) / sizeof(chacha20_lengths[0]); i++) {
@@ -525,9 +569,9 @@ static struct result results[NPRIMITIVES];
 
 /*
  * The reference outputs of the primitive under test (chacha20_run() needs
- * some 22 KB): static, not on the stack of whichever thread loads zinc.
+ * some 24 KB): static, not on the stack of whichever thread loads zinc.
  */
-static uint8_t reference[24 * 1024];
+static uint8_t reference[26 * 1024];
 
 static const char *fault_variable(void)
 {
