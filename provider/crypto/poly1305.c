@@ -20,6 +20,11 @@
  * POLY1305_POWERS_OK of st, which init clears).  A length, never a secret,
  * decides.  The final padded block (padbit 0) is one block, always
  * scalar.
+ *
+ * Optional, for many records at once (poly1305_update_many): many(st, in,
+ * len, n) is blocks(st[i], in[i], len[i], 1) for each i < n, 1 <= n <=
+ * lanes, the st distinct, each len a multiple of 16 below many_max (longer
+ * records take blocks or vector alone).
  */
 enum { POLY1305_POWERS_OK = 6 };
 
@@ -31,7 +36,11 @@ struct poly1305_path {
 	void (*powers)(void *st);
 	void (*vector)(void *st, const uint8_t *in, size_t len, uint32_t padbit);
 	size_t unit, min, min_cached;
+	void (*many)(void *const st[], const uint8_t *const in[], const size_t len[], size_t n);
+	size_t lanes, many_max;
 };
+
+enum { POLY1305_MAX_LANES = 16 };
 
 #if defined(ZINC_ASM_X86_64)
 #include "poly1305-x86_64-glue.c"
@@ -318,35 +327,103 @@ void poly1305_init(struct poly1305_ctx *ctx, const uint8_t key[POLY1305_KEY_SIZE
 	ctx->buflen = 0;
 }
 
+/*
+ * Completes the partial block buffered in ctx, if any, from in (len > 0);
+ * returns how many bytes it took.  ctx->buflen is 0 afterwards unless all
+ * of in went into the buffer.
+ */
+static size_t poly1305_fill_buffer(struct poly1305_ctx *ctx, const uint8_t *in, size_t len)
+{
+	size_t n = POLY1305_BLOCK_SIZE - ctx->buflen;
+
+	if (ctx->buflen == 0)
+		return 0;
+	if (n > len)
+		n = len;
+	memcpy(ctx->buf + ctx->buflen, in, n);
+	ctx->buflen += n;
+	if (ctx->buflen == POLY1305_BLOCK_SIZE) {
+		poly1305_blocks(ctx, ctx->buf, POLY1305_BLOCK_SIZE, 1);
+		ctx->buflen = 0;
+	}
+	return n;
+}
+
+/* Buffers the last len < 16 bytes of a message, the buffer being empty. */
+static void poly1305_keep_tail(struct poly1305_ctx *ctx, const uint8_t *in, size_t len)
+{
+	if (len > 0) {
+		memcpy(ctx->buf, in, len);
+		ctx->buflen = len;
+	}
+}
+
 void poly1305_update(struct poly1305_ctx *ctx, const uint8_t *in, size_t len)
 {
 	size_t n;
 
 	if (len == 0)
 		return;
-	if (ctx->buflen > 0) {
-		n = POLY1305_BLOCK_SIZE - ctx->buflen;
-		if (n > len)
-			n = len;
-		memcpy(ctx->buf + ctx->buflen, in, n);
-		ctx->buflen += n;
-		in += n;
-		len -= n;
-		if (ctx->buflen < POLY1305_BLOCK_SIZE)
-			return;
-		poly1305_blocks(ctx, ctx->buf, POLY1305_BLOCK_SIZE, 1);
-		ctx->buflen = 0;
-	}
+	n = poly1305_fill_buffer(ctx, in, len);
+	in += n;
+	len -= n;
 	n = len & ~(size_t)(POLY1305_BLOCK_SIZE - 1);
-	if (n > 0) {
+	if (n > 0)
 		poly1305_blocks(ctx, in, n, 1);
-		in += n;
-		len -= n;
+	poly1305_keep_tail(ctx, in + n, len - n);
+}
+
+/*
+ * Each record's buffered bytes and tail as poly1305_update's, its whole
+ * blocks gathered into a batch of up to p->lanes records for p->many; a
+ * long record alone (public lengths decide).
+ */
+static void poly1305_update_many_arch(const struct poly1305_path *p,
+				      struct poly1305_ctx *const ctx[],
+				      const uint8_t *const in[], const size_t len[], size_t n)
+{
+	void *st[POLY1305_MAX_LANES];
+	const uint8_t *from[POLY1305_MAX_LANES];
+	size_t whole[POLY1305_MAX_LANES], lanes = 0, i;
+
+	for (i = 0; i < n; i++) {
+		const uint8_t *m = in[i];
+		size_t left = len[i], took, blocks;
+
+		if (left == 0)
+			continue;
+		took = poly1305_fill_buffer(ctx[i], m, left);
+		m += took;
+		left -= took;
+		blocks = left & ~(size_t)(POLY1305_BLOCK_SIZE - 1);
+		poly1305_keep_tail(ctx[i], m + blocks, left - blocks);
+		if (blocks >= p->many_max) {
+			poly1305_blocks(ctx[i], m, blocks, 1);
+		} else if (blocks > 0) {
+			st[lanes] = ctx[i]->opaque;
+			from[lanes] = m;
+			whole[lanes] = blocks;
+			if (++lanes == p->lanes) {
+				p->many(st, from, whole, lanes);
+				lanes = 0;
+			}
+		}
 	}
-	if (len > 0) {
-		memcpy(ctx->buf, in, len);
-		ctx->buflen = len;
+	if (lanes > 0)
+		p->many(st, from, whole, lanes);
+}
+
+void poly1305_update_many(struct poly1305_ctx *const ctx[], const uint8_t *const in[],
+			  const size_t len[], size_t n)
+{
+	size_t i;
+
+	if (poly1305_path != NULL && poly1305_path->many != NULL) {
+		poly1305_update_many_arch(poly1305_path, ctx, in, len, n);
+		return;
 	}
+	for (i = 0; i < n; i++)
+		poly1305_update(ctx[i], in[i], len[i]);
 }
 
 void poly1305_final(struct poly1305_ctx *ctx, uint8_t mac[POLY1305_MAC_SIZE])
