@@ -12,9 +12,9 @@
 # len[i], 1) for each i.
 #
 # A context's state is the one of perlasm/poly1305-x86_64.pl: h radix 2^64
-# in st[0..2] (h2 <= 4), r in st[3..4].  Each call gathers h and r of every
+# in st[0..2] (h2 <= 4), r in st[3..4].  Each call copies h and r of every
 # record into lanes, converts them to radix 2^44 (three limbs: 44, 44, 42
-# bits), runs the blocks and scatters h back in radix 2^64 with h2 <= 4
+# bits), runs the blocks and copies h back in radix 2^64 with h2 <= 4
 # (what the scalar code and emit take); the powers of r are not touched.
 #
 # Two sets A and B of eight lanes, records 0..7 and 8..15, interleaved
@@ -24,9 +24,11 @@
 # g = g r + m_(i+1) (the block's limbs seed the product's sums, so the add
 # costs nothing), the last step of a record adding no block.  A lane whose
 # record has no block at step i keeps g (the writes of g are under mask
-# k = count > i); blocks are gathered under the mask count > i + 1, so no
-# byte past a record is read.  Counts are public (lengths): the loop runs
-# while any lane of either set is busy.
+# k = count > i), and the 2^128 of a block goes only to the lanes with one
+# (count > i + 1).  Blocks are loaded 64 bytes of each record at a time,
+# under masks that stop at the record's end, and transposed into the
+# frame (chunk_load).  Counts are public (lengths): the loop runs while
+# any lane of either set is busy, and the masks come from them.
 #
 # Time (ns per record, 32 records under one key schedule each, the many
 # call against a loop of poly1305_update, both then poly1305_final; Zen 5,
@@ -45,26 +47,33 @@ my $file = asm_open(@ARGV);
 # --- register map ---------------------------------------------------------------
 # arguments
 my ($sts, $ins, $lens, $n) = ('%rdi', '%rsi', '%rdx', '%rcx');
-my $off = '%r8';		# 16 (i + 1) at step i: the offset of the block gathered
+my $off = '%r8';		# 16 (i + 1) at step i: the offset of the block loaded
 my $lanes = '%r9';		# bit p set for each record p < n
-# Per set: g (3 limbs), r (3 limbs), record pointers, the product's sums
-# (low, high half for each limb of the result); masks busy (a block at this
-# step), next (a block at the next step) and one for its gathers.
-my %A = (g => [map("%zmm$_", 0..2)], r => [map("%zmm$_", 3..5)], ptr => '%zmm6',
-	 t => [map("%zmm$_", 7..12)], busy => '%k1', next => '%k2', kg => '%k3',
-	 first => 0, frame => 0);
-my %B = (g => [map("%zmm$_", 16..18)], r => [map("%zmm$_", 19..21)], ptr => '%zmm22',
-	 t => [map("%zmm$_", 23..28)], busy => '%k4', next => '%k5', kg => '%k6',
-	 first => 64, frame => 192);
-my ($M44, $M42, $PAD, $STEP) = map("%zmm$_", 29..31, 13);
+# Per set: g (3 limbs), r (3 limbs), s = 20 r (limbs 1, 2), the product's
+# sums (low, high half for each limb of the result); masks busy (a block
+# at this step), next (a block at the next step) and one for loads.
+my %A = (g => [map("%zmm$_", 0..2)], r => [map("%zmm$_", 3..5)],
+	 t => [map("%zmm$_", 6..11)], busy => '%k1', next => '%k2', kl => '%k3',
+	 s => ['%zmm12', '%zmm13'], first => 0, frame => 0);
+my %B = (g => [map("%zmm$_", 16..18)], r => [map("%zmm$_", 19..21)],
+	 t => [map("%zmm$_", 22..27)], busy => '%k4', next => '%k5', kl => '%k6',
+	 s => ['%zmm14', '%zmm15'], first => 64, frame => 1024);
+my ($M44, $M42, $PAD, $STEP) = map("%zmm$_", 29..31, 28);
+# free between steps: both sets' sums, for chunk_load's transpose
+my @POOL = (@{$A{t}}, @{$B{t}});
 my $kall = '%k7';		# the set's records, in setup and teardown
-# Frame, 64-byte aligned: per set at frame, s1 = 20 r1, s2 = 20 r2 and the
-# block counts; then the multipliers of the folds, broadcast from there.
-my $FRAME = 448;
-my %C = (256 => 384, 5120 => 392, 5 => 400, 1 => 408, 20 => 416);
+# Frame, 64-byte aligned.  Per set at frame: the block counts, the record pointers, the masks of chunk_load's loads, and
+# its four blocks of every lane, limb-major (block j's low words at 128 j,
+# high words at 128 j + 64).  Then constants, broadcast from there, and the
+# table of load masks by blocks left; then copy_in's columns.
+my %F = (count => 0, ptr => 64, kload => 128, cols => 512);
+my $WORDS = 2176;
+my $FRAME = $WORDS + 5 * 128;
+my %C = (256 => 2048, 5120 => 2056, 5 => 2064, 1 => 2072, 20 => 2080, 0 => 2088, 4 => 2096);
+my $KTABLE = 2112;
 sub c { return "$C{$_[0]}(%rsp){1to8}"; }
-sub s_slot { my ($set, $j) = @_; return ($set->{frame} + 64 * $j) . '(%rsp)'; }
-sub count_slot { my ($set) = @_; return ($set->{frame} + 128) . '(%rsp)'; }
+sub slot { my ($set, $what, $plus) = @_; return ($set->{frame} + $F{$what} + ($plus // 0)) . '(%rsp)'; }
+sub count_slot { my ($set) = @_; return slot($set, 'count'); }
 
 sub ops { code(join('', map("\t$_\n", @_))); }
 
@@ -82,13 +91,6 @@ sub interleave {
 
 # For each set given, the list its sub returns.
 sub each_set { my ($sub, @sets) = @_; return map { [$sub->($_)] } @sets; }
-
-# dst = the qwords at addr (VSIB) in the lanes of mask, zero elsewhere.
-sub gather {
-	my ($set, $dst, $mask, $addr) = @_;
-	return ("kmovw\t$mask, $set->{kg}", "vpxorq\t$dst, $dst, $dst",
-		"vpgatherqq\t$addr, $dst\{$set->{kg}}");
-}
 
 # 128 or 130 bits in 64-bit words (x0, x1[, x2]), in place into radix 2^44:
 # x0 & M44, (x0 >> 44 | x1 << 20) & M44, x1 >> 24 | x2 << 40.
@@ -108,20 +110,77 @@ sub to_radix44 {
 	return (@o, "vmovdqa64\t$t2, $$x[1]");
 }
 
-# The limbs of each next lane's block at disp(off + ptr) into lo0, lo1,
-# lo2 of the product's sums, 2^128 (padbit) in lo2; zero in other lanes.
+# The limbs of each next lane's block, from chunk_load's copy (%rax = 8
+# (off mod 64)), into lo0, lo1, lo2 of the product's sums, 2^128 (padbit)
+# in lo2; zero in other lanes.
 sub block_ops {
 	my ($set) = @_;
 	my ($lo0, $hi0, $lo1, $hi1, $lo2, $hi2) = @{$set->{t}};
-	my $ptr = $set->{ptr};
-	return (gather($set, $lo1, $set->{next}, "0($off,$ptr,1)"),
-		gather($set, $lo2, $set->{next}, "8($off,$ptr,1)"),
+	my $cols = $set->{frame} + $F{cols};
+	return ("vmovdqa64\t$cols(%rsp,%rax,8), $lo1",
+		"vmovdqa64\t@{[$cols + 64]}(%rsp,%rax,8), $lo2",
 		"vpandq\t$M44, $lo1, $lo0",
 		"vpsllq\t\$20, $lo2, $hi0",
 		"vpsrlq\t\$44, $lo1, $lo1",
 		"vpternlogq\t\$0xa8, $M44, $hi0, $lo1",	# (lo1 | hi0) & M44
 		"vpsrlq\t\$24, $lo2, $lo2",
 		"vporq\t$PAD, $lo2, $lo2\{$set->{next}}");
+}
+
+# Every 64 bytes (off = 16 STEP a multiple of 64), the next four blocks of
+# each lane's record into the frame, limb-major: a masked load of the
+# lane's 64 bytes (none past its record: the mask keeps the qwords of its
+# blocks left, a table lookup by min(max(count - STEP, 0), 4)), then an
+# 8 x 8 transpose of qwords, three rounds of eight shuffles.
+sub chunk_load {
+	my ($set) = @_;
+	my @pool = @POOL;
+	my @o;
+	my $op = sub {
+		my ($ins, $imm, $x, $y) = @_;
+		my $d = shift @pool;
+		push @o, "$ins\t" . (defined $imm ? "\$$imm, " : '') . "$y, $x, $d";
+		return $d;
+	};
+	my $left = $pool[0];
+	push @o, "vmovdqa64\t@{[count_slot($set)]}, $left",
+		 "vpsubq\t$STEP, $left, $left",
+		 "vpmaxsq\t@{[c(0)]}, $left, $left",
+		 "vpminsq\t@{[c(4)]}, $left, $left",
+		 "vpermq\t$KTABLE(%rsp), $left, $left",
+		 "vmovdqa64\t$left, @{[slot($set, 'kload')]}";
+	my @rows = @pool[0..7];
+	@pool = @pool[8..$#pool];
+	for my $p (0..7) {
+		push @o, "movq\t@{[slot($set, 'ptr', 8 * $p)]}, %rax",
+			 "kmovw\t@{[slot($set, 'kload', 8 * $p)]}, $set->{kl}",
+			 "vmovdqu64\t(%rax,$off), $rows[$p]\{$set->{kl}}{z}";
+	}
+	# row p = lane p's qwords 0..7; wanted: column c = qword c of every lane
+	my @t;
+	for my $p (0..3) {
+		my ($x, $y) = @rows[2 * $p, 2 * $p + 1];
+		push @t, $op->('vpunpcklqdq', undef, $x, $y), $op->('vpunpckhqdq', undef, $x, $y);
+		push @pool, $x, $y;
+	}
+	# t[2p + h] = qwords (h, h + 2, h + 4, h + 6) of lanes 2p, 2p + 1, paired
+	my @u;
+	for my $pair ([0, 2], [1, 3], [4, 6], [5, 7]) {
+		my ($x, $y) = @t[@$pair];
+		push @u, $op->('vshufi64x2', 0x88, $x, $y), $op->('vshufi64x2', 0xdd, $x, $y);
+		push @pool, $x, $y;
+	}
+	# u: qwords (0, 4), (2, 6), (1, 5), (3, 7) of lanes 0..3, then of lanes 4..7
+	my @qword = ([0, 4], [2, 6], [1, 5], [3, 7]);
+	for my $k (0..3) {
+		my ($x, $y) = @u[$k, $k + 4];
+		for my $h (0..1) {
+			my $col = $op->('vshufi64x2', $h ? 0xdd : 0x88, $x, $y);
+			push @o, "vmovdqa64\t$col, @{[slot($set, 'cols', 64 * $qword[$k][$h])]}";
+			push @pool, $col;
+		}
+	}
+	ops(@o);
 }
 
 # g = g r + the sums' seed (a block or zero), partially reduced, in the
@@ -139,7 +198,7 @@ sub mul_ops {
 	my ($set) = @_;
 	my ($g, $r, $k) = ($set->{g}, $set->{r}, $set->{busy});
 	my ($lo0, $hi0, $lo1, $hi1, $lo2, $hi2) = @{$set->{t}};
-	my ($s1, $s2) = (s_slot($set, 0), s_slot($set, 1));
+	my ($s1, $s2) = @{$set->{s}};
 	my @mul = ([$$r[0], $$r[1], $$r[2]],	# g0 times, into columns 0, 1, 2
 		   [$s2, $$r[0], $$r[1]],	# g1
 		   [$s1, $s2, $$r[0]]);		# g2
@@ -173,28 +232,47 @@ sub kall_ops {
 	return ("movl\t%r9d, %eax", "shrl\t\$8, %eax", "kmovw\t%eax, $kall");
 }
 
-# The set's record pointers and block counts; h and r gathered from its
-# contexts into radix 2^44 and s = 20 r into the frame; next = the lanes
-# with a block.
+# Words 0..4 of every context (h0, h1, h2, r0, r1) into the frame's
+# columns, word w of record p at WORDS + 128 w + 8 p: a loop over the n
+# records, cheaper here than gathers; $l: a label number.
+sub copy_in {
+	my ($l) = @_;
+	ops("xorl\t%eax, %eax");
+	code("${l}0:\n");
+	ops("movq\t($sts,%rax,8), %r10",
+	    map { ("movq\t" . 8 * $_ . "(%r10), %r11", "movq\t%r11, " . ($WORDS + 128 * $_) . "(%rsp,%rax,8)") } 0..4);
+	ops("incq\t%rax", "cmpq\t$n, %rax", "jb\t${l}0b");
+}
+
+# h0, h1, h2 from the columns back into the n contexts.
+sub copy_out {
+	my ($l) = @_;
+	ops("xorl\t%eax, %eax");
+	code("${l}9:\n");
+	ops("movq\t($sts,%rax,8), %r10",
+	    map { ("movq\t" . ($WORDS + 128 * $_) . "(%rsp,%rax,8), %r11", "movq\t%r11, " . 8 * $_ . "(%r10)") } 0..2);
+	ops("incq\t%rax", "cmpq\t$n, %rax", "jb\t${l}9b");
+}
+
+# The set's record pointers and block counts; h and r from copy_in's
+# columns into radix 2^44, s = 20 r; next = the lanes with a block.
 sub setup {
 	my ($set) = @_;
 	my ($g, $r, $t) = ($set->{g}, $set->{r}, $set->{t});
-	my $sp = $$t[5];
 	my $f = $set->{first};
 	ops(kall_ops($set),
-	    "vmovdqu64\t$f($sts), $sp\{$kall}{z}",
-	    "vmovdqu64\t$f($ins), $set->{ptr}\{$kall}{z}",
+	    "vmovdqu64\t$f($ins), $$t[1]\{$kall}{z}",
+	    "vmovdqa64\t$$t[1], @{[slot($set, 'ptr')]}",
 	    "vmovdqu64\t$f($lens), $$t[0]\{$kall}{z}",
 	    "vpsrlq\t\$4, $$t[0], $$t[0]",
 	    "vmovdqa64\t$$t[0], " . count_slot($set),
 	    "vpcmpuq\t\$1, " . count_slot($set) . ", $STEP, $set->{next}",	# 0 < count
-	    (map { gather($set, $$g[$_], $kall, (8 * $_) . "(,$sp,1)") } 0..2),
-	    (map { gather($set, $$r[$_], $kall, (24 + 8 * $_) . "(,$sp,1)") } 0..1),
+	    (map { "vmovdqa64\t" . ($WORDS + $f + 128 * $_) . "(%rsp), $$g[$_]\{$kall}{z}" } 0..2),
+	    (map { "vmovdqa64\t" . ($WORDS + $f + 128 * ($_ + 3)) . "(%rsp), $$r[$_]\{$kall}{z}" } 0..1),
 	    to_radix44($g, @$t[1, 2]),
 	    to_radix44([@$r[0, 1]], @$t[1, 2], $$r[2]),
-	    (map { ("vpxorq\t$$t[$_], $$t[$_], $$t[$_]",
-		    "vpmadd52luq\t@{[c(20)]}, $$r[$_ + 1], $$t[$_]",
-		    "vmovdqa64\t$$t[$_], " . s_slot($set, $_)) } 0..1));
+	    (map { ("vpxorq\t$set->{s}[$_], $set->{s}[$_], $set->{s}[$_]",
+		    "vpmadd52luq\t@{[c(20)]}, $$r[$_ + 1], $set->{s}[$_]") } 0..1));
 }
 
 # g = h + the first block.
@@ -204,12 +282,11 @@ sub first_block_ops {
 	return (block_ops($set), map("vpaddq\t$$t[2 * $_], $$g[$_], $$g[$_]", 0..2));
 }
 
-# h back to radix 2^64, carried so that h2 <= 4, and scattered into the
-# set's contexts.
+# h back to radix 2^64, carried so that h2 <= 4, into copy_out's columns.
 sub teardown {
 	my ($set) = @_;
 	my ($g, $t) = ($set->{g}, $set->{t});
-	my ($c, $sp) = @$t[0, 5];
+	my $c = $$t[0];
 	my @carry = map { my ($j, $bits) = @$_;
 			  ("vpsrlq\t\$$bits, $$g[$j], $c",
 			   "vpandq\t" . ($bits == 44 ? $M44 : $M42) . ", $$g[$j], $$g[$j]",
@@ -224,29 +301,36 @@ sub teardown {
 	    "vpsllq\t\$24, $$g[2], $c",
 	    "vporq\t$c, $$g[1], $$g[1]",
 	    "vpsrlq\t\$40, $$g[2], $$g[2]",
-	    "vmovdqu64\t$set->{first}($sts), $sp\{$kall}{z}",
-	    map { ("kmovw\t$kall, $set->{kg}",
-		   "vpscatterqq\t$$g[$_], " . (8 * $_) . "(,$sp,1)\{$set->{kg}}") } 0..2);
+	    map { "vmovdqa64\t$$g[$_], " . ($WORDS + $set->{first} + 128 * $_) . "(%rsp)" } 0..2);
 }
 
 # The whole job for sets A and B, or A alone (n <= 8); $l: a label number.
 sub run {
 	my ($l, @sets) = @_;
+	copy_in($l);
 	setup($_) for @sets;
 	my @next = map($_->{next}, @sets);
 	push @next, $next[0] if @next == 1;
 	ops("kortestw\t$next[0], $next[1]", "jz\t${l}2f");
+	chunk_load($_) for @sets;
+	ops("xorl\t%eax, %eax");
 	interleave(each_set(\&first_block_ops, @sets));
 	code(".p2align 4\n${l}1:\n");
 	ops((map { "kmovw\t$_->{next}, $_->{busy}" } @sets),
 	    "vpaddq\t@{[c(1)]}, $STEP, $STEP",
 	    "addq\t\$16, $off",
-	    map { "vpcmpuq\t\$1, " . count_slot($_) . ", $STEP, $_->{next}" } @sets);
+	    (map { "vpcmpuq\t\$1, " . count_slot($_) . ", $STEP, $_->{next}" } @sets),
+	    "testl\t\$48, %r8d",
+	    "jnz\t${l}3f");
+	chunk_load($_) for @sets;
+	code("${l}3:\n");
+	ops("movl\t%r8d, %eax", "andl\t\$48, %eax");
 	interleave(each_set(\&block_ops, @sets));
 	interleave(each_set(\&mul_ops, @sets));
 	ops("kortestw\t$next[0], $next[1]", "jnz\t${l}1b");
 	code("${l}2:\n");
 	teardown($_) for @sets;
+	copy_out($l);
 }
 
 function_begin('zinc_poly1305_many_ifma');
@@ -261,7 +345,8 @@ code(<<___);
 	vpbroadcastq	%rax, $M42
 	movabsq	\$0x10000000000, %rax	# 2^40: 2^128 in limb 2
 	vpbroadcastq	%rax, $PAD
-@{[join('', map { "\tmovq\t\$$_, $C{$_}(%rsp)\n" } sort { $a <=> $b } keys %C)]}	vpxorq	$STEP, $STEP, $STEP
+@{[join('', map { "\tmovq\t\$$_, $C{$_}(%rsp)\n" } sort { $a <=> $b } keys %C)]}@{[
+  join('', map { "\tmovq\t\$" . ((1 << (2 * ($_ < 4 ? $_ : 4))) - 1) . ", @{[$KTABLE + 8 * $_]}(%rsp)\n" } 0..7)]}	vpxorq	$STEP, $STEP, $STEP
 	xorl	%r8d, %r8d
 	cmpq	\$8, $n
 	ja	5f
@@ -269,9 +354,7 @@ ___
 run(1, \%A);
 code("\tjmp\t9f\n5:\n");
 run(3, \%A, \%B);
-code("9:\n\tvpxorq\t%zmm0, %zmm0, %zmm0\t\t# wipe s = 20 r\n");
-ops(map("vmovdqa64\t%zmm0, " . s_slot($_->[0], $_->[1]), [\%A, 0], [\%A, 1], [\%B, 0], [\%B, 1]));
-code(zmm_hi_wipe() . "\tvzeroupper\n" . realigned_frame_end() . "\tret\n");
+code("9:\n" . zmm_hi_wipe() . "\tvzeroupper\n" . realigned_frame_end() . "\tret\n");
 function_end('zinc_poly1305_many_ifma');
 
 asm_close($file);
