@@ -49,7 +49,7 @@ void zinc_poly1305_many_ifma(void *const st[], const uint8_t *const in[], const 
  * path (measured there).
  */
 #define POLY1305_IFMA_MANY						\
-	.many = zinc_poly1305_many_ifma, .lanes = 16, .many_max = 4096
+	.many = zinc_poly1305_many_ifma, .lanes = 16, .many_max = 1792
 
 #define POLY1305_AVX512F						\
 	.powers = zinc_poly1305_powers_avx512, .vector = zinc_poly1305_blocks_avx512, \

@@ -40,7 +40,8 @@ struct poly1305_path {
 	size_t lanes, many_max;
 };
 
-enum { POLY1305_MAX_LANES = 16 };
+/* Records sorted at a time for the lanes (a pipeline holds up to 32). */
+enum { POLY1305_MANY_WINDOW = 64 };
 
 #if defined(ZINC_ASM_X86_64)
 #include "poly1305-x86_64-glue.c"
@@ -373,19 +374,57 @@ void poly1305_update(struct poly1305_ctx *ctx, const uint8_t *in, size_t len)
 	poly1305_keep_tail(ctx, in + n, len - n);
 }
 
+/* Records waiting for lanes, longest first, in parallel arrays for p->many. */
+struct poly1305_jobs {
+	void *st[POLY1305_MANY_WINDOW];
+	const uint8_t *in[POLY1305_MANY_WINDOW];
+	size_t len[POLY1305_MANY_WINDOW];
+	size_t n;
+};
+
+/*
+ * Sorted by length, as a batch of lanes runs as long as its longest
+ * record: lengths are public.
+ */
+static void poly1305_jobs_add(struct poly1305_jobs *jobs, void *st, const uint8_t *in,
+			      size_t len)
+{
+	size_t j;
+
+	for (j = jobs->n; j > 0 && jobs->len[j - 1] < len; j--) {
+		jobs->st[j] = jobs->st[j - 1];
+		jobs->in[j] = jobs->in[j - 1];
+		jobs->len[j] = jobs->len[j - 1];
+	}
+	jobs->st[j] = st;
+	jobs->in[j] = in;
+	jobs->len[j] = len;
+	jobs->n++;
+}
+
+static void poly1305_jobs_run(const struct poly1305_path *p, struct poly1305_jobs *jobs)
+{
+	size_t i, k;
+
+	for (i = 0; i < jobs->n; i += k) {
+		k = jobs->n - i < p->lanes ? jobs->n - i : p->lanes;
+		p->many(jobs->st + i, jobs->in + i, jobs->len + i, k);
+	}
+	jobs->n = 0;
+}
+
 /*
  * Each record's buffered bytes and tail as poly1305_update's, its whole
- * blocks gathered into a batch of up to p->lanes records for p->many; a
- * long record alone (public lengths decide).
+ * blocks to the lanes, or alone from many_max bytes on.
  */
 static void poly1305_update_many_arch(const struct poly1305_path *p,
 				      struct poly1305_ctx *const ctx[],
 				      const uint8_t *const in[], const size_t len[], size_t n)
 {
-	void *st[POLY1305_MAX_LANES];
-	const uint8_t *from[POLY1305_MAX_LANES];
-	size_t whole[POLY1305_MAX_LANES], lanes = 0, i;
+	struct poly1305_jobs jobs;
+	size_t i;
 
+	jobs.n = 0;
 	for (i = 0; i < n; i++) {
 		const uint8_t *m = in[i];
 		size_t left = len[i], took, blocks;
@@ -400,17 +439,12 @@ static void poly1305_update_many_arch(const struct poly1305_path *p,
 		if (blocks >= p->many_max) {
 			poly1305_blocks(ctx[i], m, blocks, 1);
 		} else if (blocks > 0) {
-			st[lanes] = ctx[i]->opaque;
-			from[lanes] = m;
-			whole[lanes] = blocks;
-			if (++lanes == p->lanes) {
-				p->many(st, from, whole, lanes);
-				lanes = 0;
-			}
+			poly1305_jobs_add(&jobs, ctx[i]->opaque, m, blocks);
+			if (jobs.n == POLY1305_MANY_WINDOW)
+				poly1305_jobs_run(p, &jobs);
 		}
 	}
-	if (lanes > 0)
-		p->many(st, from, whole, lanes);
+	poly1305_jobs_run(p, &jobs);
 }
 
 void poly1305_update_many(struct poly1305_ctx *const ctx[], const uint8_t *const in[],
