@@ -59,18 +59,19 @@ my %B = (g => [map("%zmm$_", 16..18)], r => [map("%zmm$_", 19..21)],
 	 t => [map("%zmm$_", 22..27)], busy => '%k4', next => '%k5', kl => '%k6',
 	 s => ['%zmm14', '%zmm15'], first => 64, frame => 1024);
 my ($M44, $M42, $PAD, $STEP) = map("%zmm$_", 29..31, 28);
-# free between steps: both sets' sums, for chunk_load's transpose
+# free between steps: both sets' sums, for the transposes
 my @POOL = (@{$A{t}}, @{$B{t}});
 my $kall = '%k7';		# the set's records, in setup and teardown
-# Frame, 64-byte aligned.  Per set at frame: the block counts, the record pointers, the masks of chunk_load's loads, and
-# its four blocks of every lane, limb-major (block j's low words at 128 j,
-# high words at 128 j + 64).  Then constants, broadcast from there, and the
-# table of load masks by blocks left; then copy_in's columns.
-my %F = (count => 0, ptr => 64, kload => 128, cols => 512);
-my $WORDS = 2176;
-my $FRAME = $WORDS + 5 * 128;
-my %C = (256 => 2048, 5120 => 2056, 5 => 2064, 1 => 2072, 20 => 2080, 0 => 2088, 4 => 2096);
-my $KTABLE = 2112;
+# Frame, 64-byte aligned.  Per set at frame: the block counts, the record
+# pointers, the masks of load_rows's loads, the context pointers, and
+# chunk_load's four blocks of every lane, limb-major (block j's low words
+# at 128 j, high words at 128 j + 64).  Then constants, broadcast from
+# there, and the table of load masks by blocks left.
+my %F = (count => 0, ptr => 64, kload => 128, sts => 192, cols => 512);
+my $FRAME = 2240;
+my @constants = (256, 5120, 5, 1, 20, 0, 4, 31, 7);
+my %C = map { ($constants[$_] => 2048 + 8 * $_) } 0..$#constants;
+my $KTABLE = 2176;
 sub c { return "$C{$_[0]}(%rsp){1to8}"; }
 sub slot { my ($set, $what, $plus) = @_; return ($set->{frame} + $F{$what} + ($plus // 0)) . '(%rsp)'; }
 sub count_slot { my ($set) = @_; return slot($set, 'count'); }
@@ -127,60 +128,78 @@ sub block_ops {
 		"vporq\t$PAD, $lo2, $lo2\{$set->{next}}");
 }
 
+# An 8 x 8 transpose of qwords: @$in the rows (a register, or undef for a
+# row nobody needs), out j = qword j of every row; three rounds of two-
+# source shuffles, skipping those whose inputs are both unneeded (an
+# unneeded input takes the other's register).  Registers from @$pool, to
+# which the rows go back once read unless $keep; $sink->(j, reg) gives the
+# instructions that take output j (for j in @$want) before reg goes back.
+sub transpose {
+	my ($in, $pool, $want, $sink, $keep) = @_;
+	my %want = map { ($_ => 1) } @$want;
+	my @o;
+	my $pair = sub {	# both shuffles of a pair, inputs back to the pool
+		my ($x, $y, @ins) = @_;
+		return (undef, undef) unless defined $x || defined $y;
+		$x //= $y;
+		$y //= $x;
+		my @d = map {
+			my ($ins, $imm) = @$_;
+			my $d = shift @$pool;
+			push @o, "$ins\t" . (defined $imm ? "\$$imm, " : '') . "$y, $x, $d";
+			$d;
+		} @ins;
+		push @$pool, grep { my $r = $_; !($keep && grep { defined && $_ eq $r } @$in) }
+			     ($x eq $y ? $x : ($x, $y));
+		return @d;
+	};
+	my @unpck = (['vpunpcklqdq'], ['vpunpckhqdq']);
+	my @shuf = (['vshufi64x2', 0x88], ['vshufi64x2', 0xdd]);
+	# t[2p + h] = qwords (h, h + 2, h + 4, h + 6) of rows 2p, 2p + 1, paired
+	my @t = map { $pair->(@$in[2 * $_, 2 * $_ + 1], @unpck) } 0..3;
+	# u: qwords (0, 4), (2, 6), (1, 5), (3, 7) of rows 0..3, then of rows 4..7
+	my @u = map { $pair->(@t[@$_], @shuf) } [0, 2], [1, 3], [4, 6], [5, 7];
+	my @qword = ([0, 4], [2, 6], [1, 5], [3, 7]);
+	for my $k (0..3) {
+		my @j = @{$qword[$k]};
+		next unless grep { $want{$_} } @j;
+		my @d = $pair->(@u[$k, $k + 4], @shuf);
+		for my $h (0..1) {
+			push @o, $sink->($j[$h], $d[$h]) if $want{$j[$h]};
+			push @$pool, $d[$h];
+		}
+	}
+	return @o;
+}
+
+# Lane p's 64 bytes at the address in frame slot $ptrs + 8 p, plus $index,
+# into row p, under the mask in slot kload + 8 p (its qwords to read).
+sub load_rows {
+	my ($set, $ptrs, $index, $rows) = @_;
+	return map { ("movq\t@{[slot($set, $ptrs, 8 * $_)]}, %rax",
+		      "kmovw\t@{[slot($set, 'kload', 8 * $_)]}, $set->{kl}",
+		      "vmovdqu64\t(%rax$index), $$rows[$_]\{$set->{kl}}{z}") } 0..7;
+}
+
 # Every 64 bytes (off = 16 STEP a multiple of 64), the next four blocks of
 # each lane's record into the frame, limb-major: a masked load of the
 # lane's 64 bytes (none past its record: the mask keeps the qwords of its
-# blocks left, a table lookup by min(max(count - STEP, 0), 4)), then an
-# 8 x 8 transpose of qwords, three rounds of eight shuffles.
+# blocks left, a table lookup by min(max(count - STEP, 0), 4)), then a
+# transpose.
 sub chunk_load {
 	my ($set) = @_;
 	my @pool = @POOL;
-	my @o;
-	my $op = sub {
-		my ($ins, $imm, $x, $y) = @_;
-		my $d = shift @pool;
-		push @o, "$ins\t" . (defined $imm ? "\$$imm, " : '') . "$y, $x, $d";
-		return $d;
-	};
-	my $left = $pool[0];
-	push @o, "vmovdqa64\t@{[count_slot($set)]}, $left",
-		 "vpsubq\t$STEP, $left, $left",
-		 "vpmaxsq\t@{[c(0)]}, $left, $left",
-		 "vpminsq\t@{[c(4)]}, $left, $left",
-		 "vpermq\t$KTABLE(%rsp), $left, $left",
-		 "vmovdqa64\t$left, @{[slot($set, 'kload')]}";
-	my @rows = @pool[0..7];
-	@pool = @pool[8..$#pool];
-	for my $p (0..7) {
-		push @o, "movq\t@{[slot($set, 'ptr', 8 * $p)]}, %rax",
-			 "kmovw\t@{[slot($set, 'kload', 8 * $p)]}, $set->{kl}",
-			 "vmovdqu64\t(%rax,$off), $rows[$p]\{$set->{kl}}{z}";
-	}
-	# row p = lane p's qwords 0..7; wanted: column c = qword c of every lane
-	my @t;
-	for my $p (0..3) {
-		my ($x, $y) = @rows[2 * $p, 2 * $p + 1];
-		push @t, $op->('vpunpcklqdq', undef, $x, $y), $op->('vpunpckhqdq', undef, $x, $y);
-		push @pool, $x, $y;
-	}
-	# t[2p + h] = qwords (h, h + 2, h + 4, h + 6) of lanes 2p, 2p + 1, paired
-	my @u;
-	for my $pair ([0, 2], [1, 3], [4, 6], [5, 7]) {
-		my ($x, $y) = @t[@$pair];
-		push @u, $op->('vshufi64x2', 0x88, $x, $y), $op->('vshufi64x2', 0xdd, $x, $y);
-		push @pool, $x, $y;
-	}
-	# u: qwords (0, 4), (2, 6), (1, 5), (3, 7) of lanes 0..3, then of lanes 4..7
-	my @qword = ([0, 4], [2, 6], [1, 5], [3, 7]);
-	for my $k (0..3) {
-		my ($x, $y) = @u[$k, $k + 4];
-		for my $h (0..1) {
-			my $col = $op->('vshufi64x2', $h ? 0xdd : 0x88, $x, $y);
-			push @o, "vmovdqa64\t$col, @{[slot($set, 'cols', 64 * $qword[$k][$h])]}";
-			push @pool, $col;
-		}
-	}
-	ops(@o);
+	my @rows = splice(@pool, 0, 8);
+	my $left = $rows[0];
+	ops("vmovdqa64\t@{[count_slot($set)]}, $left",
+	    "vpsubq\t$STEP, $left, $left",
+	    "vpmaxsq\t@{[c(0)]}, $left, $left",
+	    "vpminsq\t@{[c(4)]}, $left, $left",
+	    "vpermq\t$KTABLE(%rsp), $left, $left",
+	    "vmovdqa64\t$left, @{[slot($set, 'kload')]}",
+	    load_rows($set, 'ptr', ",$off", \@rows),
+	    transpose(\@rows, \@pool, [0..7],
+		      sub { "vmovdqa64\t$_[1], @{[slot($set, 'cols', 64 * $_[0])]}" }));
 }
 
 # g = g r + the sums' seed (a block or zero), partially reduced, in the
@@ -232,43 +251,29 @@ sub kall_ops {
 	return ("movl\t%r9d, %eax", "shrl\t\$8, %eax", "kmovw\t%eax, $kall");
 }
 
-# Words 0..4 of every context (h0, h1, h2, r0, r1) into the frame's
-# columns, word w of record p at WORDS + 128 w + 8 p: a loop over the n
-# records, cheaper here than gathers; $l: a label number.
-sub copy_in {
-	my ($l) = @_;
-	ops("xorl\t%eax, %eax");
-	code("${l}0:\n");
-	ops("movq\t($sts,%rax,8), %r10",
-	    map { ("movq\t" . 8 * $_ . "(%r10), %r11", "movq\t%r11, " . ($WORDS + 128 * $_) . "(%rsp,%rax,8)") } 0..4);
-	ops("incq\t%rax", "cmpq\t$n, %rax", "jb\t${l}0b");
-}
-
-# h0, h1, h2 from the columns back into the n contexts.
-sub copy_out {
-	my ($l) = @_;
-	ops("xorl\t%eax, %eax");
-	code("${l}9:\n");
-	ops("movq\t($sts,%rax,8), %r10",
-	    map { ("movq\t" . ($WORDS + 128 * $_) . "(%rsp,%rax,8), %r11", "movq\t%r11, " . 8 * $_ . "(%r10)") } 0..2);
-	ops("incq\t%rax", "cmpq\t$n, %rax", "jb\t${l}9b");
-}
-
-# The set's record pointers and block counts; h and r from copy_in's
-# columns into radix 2^44, s = 20 r; next = the lanes with a block.
+# The set's record pointers and block counts; h and r from words 0..4 of
+# its contexts (a row each, transposed) into radix 2^44, s = 20 r; next =
+# the lanes with a block.
 sub setup {
 	my ($set) = @_;
 	my ($g, $r, $t) = ($set->{g}, $set->{r}, $set->{t});
 	my $f = $set->{first};
+	my @pool = @POOL;
+	my @rows = splice(@pool, 0, 8);
+	my @words = (@$g, @$r[0, 1]);
 	ops(kall_ops($set),
+	    "vmovdqu64\t$f($sts), $$t[0]\{$kall}{z}",
+	    "vmovdqa64\t$$t[0], @{[slot($set, 'sts')]}",
+	    "vpbroadcastq\t$C{31}(%rsp), $$t[0]\{$kall}{z}",	# words 0..4 of a context
+	    "vmovdqa64\t$$t[0], @{[slot($set, 'kload')]}",
 	    "vmovdqu64\t$f($ins), $$t[1]\{$kall}{z}",
 	    "vmovdqa64\t$$t[1], @{[slot($set, 'ptr')]}",
 	    "vmovdqu64\t$f($lens), $$t[0]\{$kall}{z}",
 	    "vpsrlq\t\$4, $$t[0], $$t[0]",
 	    "vmovdqa64\t$$t[0], " . count_slot($set),
 	    "vpcmpuq\t\$1, " . count_slot($set) . ", $STEP, $set->{next}",	# 0 < count
-	    (map { "vmovdqa64\t" . ($WORDS + $f + 128 * $_) . "(%rsp), $$g[$_]\{$kall}{z}" } 0..2),
-	    (map { "vmovdqa64\t" . ($WORDS + $f + 128 * ($_ + 3)) . "(%rsp), $$r[$_]\{$kall}{z}" } 0..1),
+	    load_rows($set, 'sts', '', \@rows),
+	    transpose(\@rows, \@pool, [0..4], sub { "vmovdqa64\t$_[1], $words[$_[0]]" }),
 	    to_radix44($g, @$t[1, 2]),
 	    to_radix44([@$r[0, 1]], @$t[1, 2], $$r[2]),
 	    (map { ("vpxorq\t$set->{s}[$_], $set->{s}[$_], $set->{s}[$_]",
@@ -282,7 +287,8 @@ sub first_block_ops {
 	return (block_ops($set), map("vpaddq\t$$t[2 * $_], $$g[$_], $$g[$_]", 0..2));
 }
 
-# h back to radix 2^64, carried so that h2 <= 4, into copy_out's columns.
+# h back to radix 2^64, carried so that h2 <= 4, and into the contexts:
+# transposed into rows, stored under the mask of words 0..2.
 sub teardown {
 	my ($set) = @_;
 	my ($g, $t) = ($set->{g}, $set->{t});
@@ -301,13 +307,19 @@ sub teardown {
 	    "vpsllq\t\$24, $$g[2], $c",
 	    "vporq\t$c, $$g[1], $$g[1]",
 	    "vpsrlq\t\$40, $$g[2], $$g[2]",
-	    map { "vmovdqa64\t$$g[$_], " . ($WORDS + $set->{first} + 128 * $_) . "(%rsp)" } 0..2);
+	    "vpbroadcastq\t$C{7}(%rsp), $c\{$kall}{z}",
+	    "vmovdqa64\t$c, @{[slot($set, 'kload')]}",
+	    transpose([@$g, (undef) x 5], [@POOL], [0..7], sub {
+		my ($j, $row) = @_;
+		return ("movq\t@{[slot($set, 'sts', 8 * $j)]}, %rax",
+			"kmovw\t@{[slot($set, 'kload', 8 * $j)]}, $set->{kl}",
+			"vmovdqu64\t$row, (%rax)\{$set->{kl}}");
+	    }, 1));
 }
 
 # The whole job for sets A and B, or A alone (n <= 8); $l: a label number.
 sub run {
 	my ($l, @sets) = @_;
-	copy_in($l);
 	setup($_) for @sets;
 	my @next = map($_->{next}, @sets);
 	push @next, $next[0] if @next == 1;
@@ -330,7 +342,6 @@ sub run {
 	ops("kortestw\t$next[0], $next[1]", "jnz\t${l}1b");
 	code("${l}2:\n");
 	teardown($_) for @sets;
-	copy_out($l);
 }
 
 function_begin('zinc_poly1305_many_ifma');

@@ -45,11 +45,11 @@ void zinc_poly1305_many_ifma(void *const st[], const uint8_t *const in[], const 
 	.unit = 128, .min = 256, .min_cached = 128
 /*
  * Many records side by side (perlasm/poly1305-many-x86_64.pl), up to 16,
- * each below many_max bytes: longer ones run faster alone on the vector
- * path (measured there).
+ * each with 64 to 1791 bytes of whole blocks: fewer run as fast on the
+ * scalar code, more on the vector path alone (measured there).
  */
 #define POLY1305_IFMA_MANY						\
-	.many = zinc_poly1305_many_ifma, .lanes = 16, .many_max = 1792
+	.many = zinc_poly1305_many_ifma, .lanes = 16, .many_min = 64, .many_max = 1792
 
 #define POLY1305_AVX512F						\
 	.powers = zinc_poly1305_powers_avx512, .vector = zinc_poly1305_blocks_avx512, \

@@ -23,8 +23,8 @@
  *
  * Optional, for many records at once (poly1305_update_many): many(st, in,
  * len, n) is blocks(st[i], in[i], len[i], 1) for each i < n, 1 <= n <=
- * lanes, the st distinct, each len a multiple of 16 below many_max (longer
- * records take blocks or vector alone).
+ * lanes, the st distinct, each len a multiple of 16 from many_min up to
+ * below many_max (shorter and longer records take blocks or vector alone).
  */
 enum { POLY1305_POWERS_OK = 6 };
 
@@ -37,7 +37,7 @@ struct poly1305_path {
 	void (*vector)(void *st, const uint8_t *in, size_t len, uint32_t padbit);
 	size_t unit, min, min_cached;
 	void (*many)(void *const st[], const uint8_t *const in[], const size_t len[], size_t n);
-	size_t lanes, many_max;
+	size_t lanes, many_min, many_max;
 };
 
 /* Records sorted at a time for the lanes (a pipeline holds up to 32). */
@@ -415,7 +415,7 @@ static void poly1305_jobs_run(const struct poly1305_path *p, struct poly1305_job
 
 /*
  * Each record's buffered bytes and tail as poly1305_update's, its whole
- * blocks to the lanes, or alone from many_max bytes on.
+ * blocks to the lanes, or alone when too few or many_max bytes or more.
  */
 static void poly1305_update_many_arch(const struct poly1305_path *p,
 				      struct poly1305_ctx *const ctx[],
@@ -436,9 +436,9 @@ static void poly1305_update_many_arch(const struct poly1305_path *p,
 		left -= took;
 		blocks = left & ~(size_t)(POLY1305_BLOCK_SIZE - 1);
 		poly1305_keep_tail(ctx[i], m + blocks, left - blocks);
-		if (blocks >= p->many_max) {
+		if (blocks < p->many_min || blocks >= p->many_max) {
 			poly1305_blocks(ctx[i], m, blocks, 1);
-		} else if (blocks > 0) {
+		} else {
 			poly1305_jobs_add(&jobs, ctx[i]->opaque, m, blocks);
 			if (jobs.n == POLY1305_MANY_WINDOW)
 				poly1305_jobs_run(p, &jobs);
