@@ -271,7 +271,7 @@ sub setup {
 	    "vmovdqu64\t$f($lens), $$t[0]\{$kall}{z}",
 	    "vpsrlq\t\$4, $$t[0], $$t[0]",
 	    "vmovdqa64\t$$t[0], " . count_slot($set),
-	    "vpcmpuq\t\$1, " . count_slot($set) . ", $STEP, $set->{next}",	# 0 < count
+	    "vpcmpuq\t\$1, $$t[0], $STEP, $set->{next}",	# 0 < count
 	    load_rows($set, 'sts', '', \@rows),
 	    transpose(\@rows, \@pool, [0..4], sub { "vmovdqa64\t$_[1], $words[$_[0]]" }),
 	    to_radix44($g, @$t[1, 2]),
@@ -331,7 +331,10 @@ sub run {
 	ops((map { "kmovw\t$_->{next}, $_->{busy}" } @sets),
 	    "vpaddq\t@{[c(1)]}, $STEP, $STEP",
 	    "addq\t\$16, $off",
-	    (map { "vpcmpuq\t\$1, " . count_slot($_) . ", $STEP, $_->{next}" } @sets),
+	    # next = STEP < count (from a register: the CT tracer's decoders
+	    # misread this compare's memory form with zmm16-31)
+	    (map { ("vmovdqa64\t@{[count_slot($_)]}, $_->{t}[0]",
+		    "vpcmpuq\t\$1, $_->{t}[0], $STEP, $_->{next}") } @sets),
 	    "testl\t\$48, %r8d",
 	    "jnz\t${l}3f");
 	chunk_load($_) for @sets;

@@ -1346,18 +1346,19 @@ static int many_round(size_t n, const uint8_t *msg, bool extreme)
 {
 	struct poly1305_ctx many[MANY_MOST], one[MANY_MOST], *ctx[MANY_MOST];
 	const uint8_t *in[MANY_MOST];
-	size_t len[MANY_MOST], i, call, pre;
+	size_t len[MANY_MOST], i, call;
 	uint8_t key[32], a[16], b[16];
 	int bad = 0;
 
 	for (i = 0; i < n; i++) {
+		const size_t pre = zt_rand_below(40);
+
 		if (extreme)
 			zt_unhex_exact(key, 32, poly_extreme_keys[zt_rand_below(POLY_EXTREME_KEYS)]);
 		else
 			zt_rand(key, 32);
 		poly1305_init(&many[i], key);
 		poly1305_init(&one[i], key);
-		pre = zt_rand_below(40);
 		poly1305_update(&many[i], msg, pre);
 		poly1305_update(&one[i], msg, pre);
 		ctx[i] = &many[i];
@@ -1474,7 +1475,7 @@ static void test_poly1305_many_vectors(void)
 static void test_poly1305_many(void)
 {
 	uint8_t *msg = malloc(MANY_MSG), *map;
-	long page = sysconf(_SC_PAGESIZE);
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE), map_size = page * 2 * 17;
 	size_t n, i, round;
 	int bad;
 
@@ -1500,20 +1501,20 @@ static void test_poly1305_many(void)
 	test_poly1305_many_vectors();
 
 	/* Each of 17 records ending right before an unmapped page. */
-	map = mmap(NULL, 2 * 17 * (size_t)page, PROT_READ | PROT_WRITE,
+	map = mmap(NULL, map_size, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (map == MAP_FAILED) {
 		zt_skip("Poly1305 update_many guard pages: mmap failed");
 		return;
 	}
 	for (i = 0; i < 17; i++)
-		if (mprotect(map + (2 * i + 1) * page, (size_t)page, PROT_NONE) != 0) {
+		if (mprotect(map + (2 * i + 1) * page, page, PROT_NONE) != 0) {
 			zt_skip("Poly1305 update_many guard pages: mprotect failed");
-			munmap(map, 2 * 17 * (size_t)page);
+			munmap(map, map_size);
 			return;
 		}
 	for (i = 0; i < 17; i++)
-		zt_rand(map + 2 * i * page, (size_t)page);
+		zt_rand(map + 2 * i * page, page);
 	for (round = 0, bad = 0; round < 200; round++) {
 		struct poly1305_ctx many[17], one[17], *ctx[17];
 		const uint8_t *in[17];
@@ -1521,7 +1522,7 @@ static void test_poly1305_many(void)
 		uint8_t key[32], a[16], b[16];
 
 		for (i = 0; i < 17; i++) {
-			len[i] = zt_rand_below((size_t)page + 1);
+			len[i] = zt_rand_below(page + 1);
 			in[i] = map + 2 * i * page + page - len[i];
 			zt_rand(key, 32);
 			poly1305_init(&many[i], key);
@@ -1536,9 +1537,9 @@ static void test_poly1305_many(void)
 			bad += memcmp(a, b, 16) != 0;
 		}
 	}
-	zt_ok(bad == 0, "Poly1305 update_many: records of 0..%ld bytes each ending at an "
+	zt_ok(bad == 0, "Poly1305 update_many: records of 0..%zu bytes each ending at an "
 	      "unmapped page agree (%d differ)", page, bad);
-	munmap(map, 2 * 17 * (size_t)page);
+	munmap(map, map_size);
 }
 
 /* --- ChaCha20 for the assembly: block, lane and path boundaries ------------ */
