@@ -30,14 +30,31 @@
 # frame (chunk_load).  Counts are public (lengths): the loop runs while
 # any lane of either set is busy, and the masks come from them.
 #
-# Time (ns per record, 32 records under one key schedule each, the many
-# call against a loop of poly1305_update, both then poly1305_final; Zen 5,
-# 2.1 GHz nominal, medians of several runs): see the table filled in below.
+# Time, ns per record: 32 records of one length, each under its own key,
+# poly1305_init + one poly1305_update_many for all + poly1305_final, against
+# the loop of poly1305_init + poly1305_update + poly1305_final one record at
+# a time (MULX/ADX scalar code below 256 bytes, the single-record IFMA
+# vector path from there); the Zen 5 of perlasm/poly1305-x86_64.pl, 2 vCPUs
+# shared with other jobs (load average 3 to 6: absolute figures about
+# twice those of a quiet machine, ratios steadier); medians of 5 runs,
+# each the best of 5 batches, loop and many interleaved:
 #
-#   length      loop of update   update_many
-#   64 B              -               -
-#   256 B             -               -
-#   1420 B            -               -
+#   length      loop     many    loop / many (median; the runs' range)
+#   64 B        44.4     36.9       1.20  (0.83 .. 1.37)
+#   256 B      114.4     57.9       1.98  (1.97 .. 2.17)
+#   1420 B     249.3    202.4       1.23  (0.98 .. 1.52)
+#
+# Steady state, 16 records at a time: a step (16 blocks) costs about 21 ns
+# quiet (1.3 ns a block; the loads and transposes about 5 ns of it, the
+# multiplies the rest), against 15 ns for 16 blocks of the single-record
+# IFMA path and about 3 ns a block for the scalar code.  A call's fixed cost (rows
+# in and out, transposes) is about 60 to 90 ns: with init and final alike
+# in both, 16 to 48-byte records run no faster in lanes, hence the glue's
+# rule: lanes for records with 64 to 1791 bytes of whole blocks (ratios,
+# 32 records: 512 B 1.4, 768 B 1.7 to 1.9, 1024 B 1.2 to 1.8, 1420 B 1.0
+# to 1.05, 2048 B 0.95, 4096 B 0.83 with the lanes taking every length).
+# The folds as shifts and adds instead of vpmadd52luq by constants, and
+# s = 20 r from the frame instead of registers: no difference measured.
 use strict;
 use warnings;
 use zinc_x86_64;
