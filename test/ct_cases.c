@@ -375,7 +375,7 @@ static int r_poly1305_many(const struct ct_case *c)
 	struct poly1305_ctx ctx[MANY_RECORDS], *pctx[MANY_RECORDS];
 	const uint8_t *in[MANY_RECORDS];
 	size_t len[MANY_RECORDS], i;
-	uint8_t *many = b.out, *one = b.out + 16 * MANY_RECORDS;
+	uint8_t *many = b.out, *one = b.out + (size_t)16 * MANY_RECORDS;
 
 	for (i = 0; i < MANY_RECORDS; i++) {
 		pctx[i] = &ctx[i];
@@ -391,7 +391,7 @@ static int r_poly1305_many(const struct ct_case *c)
 		poly1305(one + 16 * i, b.in, len[i], b.key);
 	}
 	ct_mark();
-	if (memcmp(many, one, 16 * MANY_RECORDS) != 0)
+	if (memcmp(many, one, (size_t)16 * MANY_RECORDS) != 0)
 		return 1;
 	return b.expect_tag && memcmp(many, b.tag, 16) != 0 ? 2 : 0;
 }
