@@ -35,22 +35,29 @@
 # the loop of poly1305_init + poly1305_update + poly1305_final one record at
 # a time (MULX/ADX scalar code below 256 bytes, the single-record IFMA
 # vector path from there); the Zen 5 of perlasm/poly1305-x86_64.pl, 2 vCPUs
-# shared with other jobs (load average 3 to 6: absolute figures about
-# twice those of a quiet machine, ratios steadier); medians of 5 runs,
-# each the best of 5 batches, loop and many interleaved:
+# shared with other jobs, at a quiet moment (load average 2.6); medians of
+# 3 runs, each the median of 9 measurements, each the best of 5 batches;
+# loop and many interleaved:
 #
-#   length      loop     many    loop / many (median; the runs' range)
-#   64 B        44.4     36.9       1.20  (0.83 .. 1.37)
-#   256 B      114.4     57.9       1.98  (1.97 .. 2.17)
-#   1420 B     249.3    202.4       1.23  (0.98 .. 1.52)
+#   length      loop     many    loop / many
+#   32 B        17.0     17.1       1.00  (scalar both ways: below 64 B)
+#   64 B        23.1     21.5       1.07
+#   96 B        29.4     23.5       1.25
+#   256 B       71.3     37.4       1.91
+#   1420 B     150.1    143.5       1.05
+# Of the loop's 23 ns at 64 B, init and final (its wipe) take about 12
+# (a 16-byte record costs 15).
+# Under load (average 3 to 6) the figures doubled and scattered, the
+# ratios less: 64 B 1.20 (0.83 .. 1.37), 256 B 1.98, 1420 B 1.23.
 #
 # Steady state, 16 records at a time: a step (16 blocks) costs about 21 ns
 # quiet (1.3 ns a block; the loads and transposes about 5 ns of it, the
 # multiplies the rest), against 15 ns for 16 blocks of the single-record
-# IFMA path and about 3 ns a block for the scalar code.  A call's fixed cost (rows
-# in and out, transposes) is about 60 to 90 ns: with init and final alike
-# in both, 16 to 48-byte records run no faster in lanes, hence the glue's
-# rule: lanes for records with 64 to 1791 bytes of whole blocks (ratios,
+# IFMA path and about 3 ns a block for the scalar code.  A call's fixed
+# cost (rows in and out, transposes) is about 60 to 90 ns: with init and
+# final alike in both, 16 to 48-byte records run no faster in lanes, hence
+# the glue's rule: lanes for records with 64 to 1791 bytes of whole blocks
+# (ratios,
 # 32 records: 512 B 1.4, 768 B 1.7 to 1.9, 1024 B 1.2 to 1.8, 1420 B 1.0
 # to 1.05, 2048 B 0.95, 4096 B 0.83 with the lanes taking every length).
 # The folds as shifts and adds instead of vpmadd52luq by constants, and
@@ -61,7 +68,7 @@ use zinc_x86_64;
 
 my $file = asm_open(@ARGV);
 
-# --- register map ---------------------------------------------------------------
+# --- register map -------------------------------------------------------------
 # arguments
 my ($sts, $ins, $lens, $n) = ('%rdi', '%rsi', '%rdx', '%rcx');
 my $off = '%r8';		# 16 (i + 1) at step i: the offset of the block loaded
@@ -90,7 +97,10 @@ my @constants = (256, 5120, 5, 1, 20, 0, 4, 31, 7);
 my %C = map { ($constants[$_] => 2048 + 8 * $_) } 0..$#constants;
 my $KTABLE = 2176;
 sub c { return "$C{$_[0]}(%rsp){1to8}"; }
-sub slot { my ($set, $what, $plus) = @_; return ($set->{frame} + $F{$what} + ($plus // 0)) . '(%rsp)'; }
+sub slot {
+	my ($set, $what, $plus) = @_;
+	return ($set->{frame} + $F{$what} + ($plus // 0)) . '(%rsp)';
+}
 sub count_slot { my ($set) = @_; return slot($set, 'count'); }
 
 sub ops { code(join('', map("\t$_\n", @_))); }
@@ -376,12 +386,14 @@ code(<<___);
 	vpbroadcastq	%rax, $M42
 	movabsq	\$0x10000000000, %rax	# 2^40: 2^128 in limb 2
 	vpbroadcastq	%rax, $PAD
-@{[join('', map { "\tmovq\t\$$_, $C{$_}(%rsp)\n" } sort { $a <=> $b } keys %C)]}@{[
-  join('', map { "\tmovq\t\$" . ((1 << (2 * ($_ < 4 ? $_ : 4))) - 1) . ", @{[$KTABLE + 8 * $_]}(%rsp)\n" } 0..7)]}	vpxorq	$STEP, $STEP, $STEP
+	vpxorq	$STEP, $STEP, $STEP
 	xorl	%r8d, %r8d
-	cmpq	\$8, $n
-	ja	5f
 ___
+ops(map("movq\t\$$_, $C{$_}(%rsp)", @constants));
+# the load masks by blocks left: 2 qwords a block, four blocks at most
+ops(map { "movq\t\$" . ((1 << (2 * ($_ < 4 ? $_ : 4))) - 1) . ", " . ($KTABLE + 8 * $_) . "(%rsp)" }
+    0..7);
+ops("cmpq\t\$8, $n", "ja\t5f");
 run(1, \%A);
 code("\tjmp\t9f\n5:\n");
 run(3, \%A, \%B);
