@@ -406,6 +406,38 @@ static int r_poly1305(const struct ct_case *c)
 	return b.expect_tag && memcmp(b.out, b.tag, 16) != 0 ? 2 : 0;
 }
 
+/*
+ * poly1305_update_many: 17 records under the set's key (two batches of
+ * lanes), record i the message's first len - 16 i bytes (or none), each
+ * tag equal to the one-shot's of the same bytes.
+ */
+#define MANY_RECORDS 17
+static int r_poly1305_many(const struct ct_case *c)
+{
+	struct poly1305_ctx ctx[MANY_RECORDS], *pctx[MANY_RECORDS];
+	const uint8_t *in[MANY_RECORDS];
+	size_t len[MANY_RECORDS], i;
+	uint8_t *many = b.out, *one = b.out + (size_t)16 * MANY_RECORDS;
+
+	for (i = 0; i < MANY_RECORDS; i++) {
+		pctx[i] = &ctx[i];
+		in[i] = b.in;
+		len[i] = c->len > 16 * i ? c->len - 16 * i : 0;
+	}
+	ct_mark();
+	for (i = 0; i < MANY_RECORDS; i++)
+		poly1305_init(&ctx[i], b.key);
+	poly1305_update_many(pctx, in, len, MANY_RECORDS);
+	for (i = 0; i < MANY_RECORDS; i++) {
+		poly1305_final(&ctx[i], many + 16 * i);
+		poly1305(one + 16 * i, b.in, len[i], b.key);
+	}
+	ct_mark();
+	if (memcmp(many, one, (size_t)16 * MANY_RECORDS) != 0)
+		return 1;
+	return b.expect_tag && memcmp(many, b.tag, 16) != 0 ? 2 : 0;
+}
+
 /* --- BLAKE2s -------------------------------------------------------------- */
 
 /* Unkeyed one-shot; keyed (17 bytes) with salt and personal, in two pieces. */
@@ -750,6 +782,8 @@ static const size_t poly1305_lengths[] = {
 	1, 15, 16, 17, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513,
 	1024, 2049
 };
+/* Records of r_poly1305_many around the lanes' thresholds (64 and 1792 bytes). */
+static const size_t poly1305_many_lengths[] = { 63, 64, 65, 257, 1024, 1791, 2049 };
 static const size_t blake2s_lengths[] = { 0, 1, 63, 64, 65, 127, 128, 129, 200 };
 static const size_t keylen_lengths[] = {
 	1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
@@ -779,6 +813,8 @@ static const struct {
 	{ "chacha20-jobs", CT_CHACHA20, p_chacha20_jobs, r_chacha20_jobs, L(jobs_counts), 0 },
 	{ "hchacha20", CT_CHACHA20, p_hchacha20, r_hchacha20, L(one_length), 0 },
 	{ "poly1305", CT_POLY1305, p_poly1305, r_poly1305, L(poly1305_lengths), 0 },
+	{ "poly1305-many", CT_POLY1305, p_poly1305, r_poly1305_many, L(poly1305_many_lengths),
+	  0 },
 	{ "blake2s", CT_BLAKE2S, p_blake2s, r_blake2s, L(blake2s_lengths), 0 },
 	{ "blake2s-keylen", CT_BLAKE2S, p_blake2s_key, r_blake2s_key, L(keylen_lengths), 0 },
 	/* The AEADs' Poly1305 calls run the poly1305 class's code. */

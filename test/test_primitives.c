@@ -1245,16 +1245,20 @@ static size_t poly_length(size_t i)
 }
 #define POLY_LENGTHS (601 + 9 * (POLY_LONG / 64 - 10))
 
+/* Keys that push the carries to their largest. */
+static const char *const poly_extreme_keys[] = {
+	"ffffff0ffcffff0ffcffff0ffcffff0f" FF16,	/* r at the clamp's maximum, s = 2^128 - 1 */
+	FF16 FF16,
+	"ffffff0ffcffff0ffcffff0ffcffff0f" Z16,
+	/* r = 1: h1 all ones when 5 (h >> 130) folds back in */
+	"01000000000000000000000000000000" FF16,
+	"00000000000000000400000000000000" Z16,	/* r = 2^66 */
+};
+#define POLY_EXTREME_KEYS (sizeof(poly_extreme_keys) / sizeof(poly_extreme_keys[0]))
+
 static void test_poly1305_asm(void)
 {
-	static const char *const keys[] = {
-		"ffffff0ffcffff0ffcffff0ffcffff0f" FF16,
-		FF16 FF16,
-		"ffffff0ffcffff0ffcffff0ffcffff0f" Z16,
-		/* r = 1: h1 all ones when 5 (h >> 130) folds back in */
-		"01000000000000000000000000000000" FF16,
-		"00000000000000000400000000000000" Z16,	/* r = 2^66 */
-	};
+	static const char *const *const keys = poly_extreme_keys;
 	static uint8_t msg[POLY_LONG];
 	uint8_t key[32], got[16], ref[16];
 	struct poly1305_ctx ctx;
@@ -1272,7 +1276,7 @@ static void test_poly1305_asm(void)
 
 	/* Carries at their largest: extreme r and s over all-ones messages. */
 	memset(msg, 0xff, sizeof(msg));
-	for (j = 0, bad = 0; j < sizeof(keys) / sizeof(keys[0]); j++) {
+	for (j = 0, bad = 0; j < POLY_EXTREME_KEYS; j++) {
 		zt_unhex_exact(key, 32, keys[j]);
 		for (i = 0; i < POLY_LENGTHS; i++)
 			bad += poly_check(msg, poly_length(i), key);
@@ -1316,6 +1320,226 @@ static void test_poly1305_asm(void)
 	zt_ok(bad == 0, "Poly1305: input ending at an unmapped page, every length above, agrees "
 	      "with OpenSSL (%d differ)", bad);
 	munmap(map, 3 * (size_t)page);
+}
+
+/* --- Poly1305 over many records at once: poly1305_update_many --------------- */
+
+#define MANY_MAX 33		/* one past a full pipeline, two batches of 16 and one */
+#define MANY_MOST 70		/* past the 64 records poly1305.c sorts at a time */
+#define MANY_MSG (16384 + 16 + 64)
+
+/* Mostly 0..1999 bytes, residue i mod 16; sometimes 16 KB and a bit. */
+static size_t many_length(size_t i)
+{
+	if (zt_rand_below(12) == 0)
+		return 16384 + i % 16;
+	return 16 * zt_rand_below(125) + i % 16;
+}
+
+/*
+ * n records, each under its own key (extreme ones when asked) with 0..39
+ * bytes of it taken before (some left buffered), through three
+ * poly1305_update_many calls and, alike, poly1305_update one record at a
+ * time; returns how many of the n tags differ.
+ */
+static int many_round(size_t n, const uint8_t *msg, bool extreme)
+{
+	struct poly1305_ctx many[MANY_MOST], one[MANY_MOST], *ctx[MANY_MOST];
+	const uint8_t *in[MANY_MOST];
+	size_t len[MANY_MOST], i, call;
+	uint8_t key[32], a[16], b[16];
+	int bad = 0;
+
+	for (i = 0; i < n; i++) {
+		const size_t pre = zt_rand_below(40);
+
+		if (extreme)
+			zt_unhex_exact(key, 32, poly_extreme_keys[zt_rand_below(POLY_EXTREME_KEYS)]);
+		else
+			zt_rand(key, 32);
+		poly1305_init(&many[i], key);
+		poly1305_init(&one[i], key);
+		poly1305_update(&many[i], msg, pre);
+		poly1305_update(&one[i], msg, pre);
+		ctx[i] = &many[i];
+	}
+	for (call = 0; call < 3; call++) {
+		for (i = 0; i < n; i++) {
+			len[i] = many_length(i + call);
+			in[i] = msg + zt_rand_below(MANY_MSG - len[i] + 1);
+			if (len[i] == 0 && zt_rand_below(2))
+				in[i] = NULL;
+			poly1305_update(&one[i], in[i], len[i]);
+		}
+		poly1305_update_many(ctx, in, len, n);
+	}
+	for (i = 0; i < n; i++) {
+		poly1305_final(&many[i], a);
+		poly1305_final(&one[i], b);
+		bad += memcmp(a, b, 16) != 0;
+	}
+	return bad;
+}
+
+/*
+ * Known answers as many records: the typed ones (RFC 8439, h at p) and
+ * OpenSSL's evpmac_poly1305.txt, read now, all in one call, then split in
+ * two calls at a random point of each record.
+ */
+static void test_poly1305_many_vectors(void)
+{
+	struct poly_vec {
+		uint8_t key[32], tag[16];
+		unsigned char *msg;
+		size_t len;
+	} v[128];
+	struct poly1305_ctx c[128], *ctx[128];
+	const uint8_t *in[128];
+	size_t len[128], n = 0, typed, i, split;
+	struct zt_stanza st = { 0 };
+	char *path;
+	FILE *f;
+	bool have_file;
+	int bad;
+
+	for (i = 0; i < sizeof(poly_kats) / sizeof(poly_kats[0]); i++, n++) {
+		zt_unhex_exact(v[n].key, 32, poly_kats[i].key);
+		zt_unhex_exact(v[n].tag, 16, poly_kats[i].tag);
+		v[n].msg = malloc(MAXBUF);
+		if (v[n].msg == NULL)
+			die("out of memory");
+		v[n].len = input(v[n].msg, MAXBUF, poly_kats[i].text, poly_kats[i].hex,
+				 poly_kats[i].zeros);
+	}
+	typed = n;
+	path = zt_vector_path("openssl/30-test_evp_data/evpmac_poly1305.txt");
+	have_file = path != NULL;
+	f = have_file ? fopen(path, "r") : NULL;
+	if (have_file)
+		zt_ok(f != NULL, "open %s", path);
+	while (f != NULL && zt_stanza_next(f, &st)) {
+		const char *alg = zt_stanza_get(&st, "MAC");
+		unsigned char *key, *tag;
+		size_t key_len = 0, tag_len = 0;
+
+		if (alg == NULL || strcmp(alg, "Poly1305") != 0)
+			continue;
+		key = zt_stanza_bytes(&st, "Key", &key_len);
+		tag = zt_stanza_bytes(&st, "Output", &tag_len);
+		if (n == sizeof(v) / sizeof(v[0]) || key_len != 32 || tag_len != 16)
+			die("evpmac_poly1305.txt: an unexpected stanza");
+		memcpy(v[n].key, key, 32);
+		memcpy(v[n].tag, tag, 16);
+		v[n].len = 0;
+		v[n].msg = zt_stanza_bytes(&st, "Input", &v[n].len);
+		free(key);
+		free(tag);
+		n++;
+	}
+	if (f != NULL) {
+		zt_stanza_free(&st);
+		fclose(f);
+	}
+	free(path);
+
+	for (split = 0; split < 2; split++) {
+		uint8_t got[16];
+
+		for (i = 0; i < n; i++) {
+			poly1305_init(&c[i], v[i].key);
+			ctx[i] = &c[i];
+			in[i] = v[i].msg;
+			len[i] = split ? zt_rand_below(v[i].len + 1) : v[i].len;
+		}
+		poly1305_update_many(ctx, in, len, n);
+		for (i = 0; split && i < n; i++) {
+			in[i] = v[i].msg + len[i];
+			len[i] = v[i].len - len[i];
+		}
+		if (split)
+			poly1305_update_many(ctx, in, len, n);
+		for (i = 0, bad = 0; i < n; i++) {
+			poly1305_final(&c[i], got);
+			bad += memcmp(got, v[i].tag, 16) != 0;
+		}
+		/* a missing file has failed already under CI (zt_vector_path) */
+		zt_ok((!have_file || n - typed >= 40) && bad == 0,
+		      "Poly1305 update_many: %zu typed vectors and %zu of evpmac_poly1305.txt as "
+		      "records of one call%s (%d wrong)", typed, n - typed,
+		      split ? ", then split in two calls" : "", bad);
+	}
+	for (i = 0; i < n; i++)
+		free(v[i].msg);
+}
+
+static void test_poly1305_many(void)
+{
+	uint8_t *msg = malloc(MANY_MSG), *map;
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE), map_size = page * 2 * 17;
+	size_t n, i, round;
+	int bad;
+
+	if (msg == NULL)
+		die("out of memory");
+	poly1305_update_many(NULL, NULL, NULL, 0);
+	zt_rand(msg, MANY_MSG);
+	for (n = 0, bad = 0; n <= MANY_MAX; n++)
+		for (round = 0; round < 3; round++)
+			bad += many_round(n, msg, false);
+	bad += many_round(MANY_MOST, msg, false);
+	zt_ok(bad == 0, "Poly1305 update_many: 0..%d and %d records, lengths 0..1999 (every "
+	      "residue mod 16) and 16 KB, bytes buffered before, three calls, equal update one "
+	      "record at a time (%d differ)", MANY_MAX, MANY_MOST, bad);
+
+	memset(msg, 0xff, MANY_MSG);
+	for (n = 1, bad = 0; n <= MANY_MAX; n++)
+		bad += many_round(n, msg, true);
+	zt_ok(bad == 0, "Poly1305 update_many: extreme keys (r at the clamp's maximum, s = "
+	      "2^128 - 1) over all-ones messages, 1..%d records (%d differ)", MANY_MAX, bad);
+	free(msg);
+
+	test_poly1305_many_vectors();
+
+	/* Each of 17 records ending right before an unmapped page. */
+	map = mmap(NULL, map_size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED) {
+		zt_skip("Poly1305 update_many guard pages: mmap failed");
+		return;
+	}
+	for (i = 0; i < 17; i++)
+		if (mprotect(map + (2 * i + 1) * page, page, PROT_NONE) != 0) {
+			zt_skip("Poly1305 update_many guard pages: mprotect failed");
+			munmap(map, map_size);
+			return;
+		}
+	for (i = 0; i < 17; i++)
+		zt_rand(map + 2 * i * page, page);
+	for (round = 0, bad = 0; round < 200; round++) {
+		struct poly1305_ctx many[17], one[17], *ctx[17];
+		const uint8_t *in[17];
+		size_t len[17];
+		uint8_t key[32], a[16], b[16];
+
+		for (i = 0; i < 17; i++) {
+			len[i] = zt_rand_below(page + 1);
+			in[i] = map + 2 * i * page + page - len[i];
+			zt_rand(key, 32);
+			poly1305_init(&many[i], key);
+			poly1305_init(&one[i], key);
+			poly1305_update(&one[i], in[i], len[i]);
+			ctx[i] = &many[i];
+		}
+		poly1305_update_many(ctx, in, len, 1 + round % 17);
+		for (i = 0; i < 1 + round % 17; i++) {
+			poly1305_final(&many[i], a);
+			poly1305_final(&one[i], b);
+			bad += memcmp(a, b, 16) != 0;
+		}
+	}
+	zt_ok(bad == 0, "Poly1305 update_many: records of 0..%zu bytes each ending at an "
+	      "unmapped page agree (%d differ)", page, bad);
+	munmap(map, map_size);
 }
 
 /* --- ChaCha20 for the assembly: block, lane and path boundaries ------------ */
@@ -1864,6 +2088,7 @@ int main(void)
 	test_aead_misuse(true);
 	test_streaming();
 	test_poly1305_asm();
+	test_poly1305_many();
 	test_chacha20_asm();
 	test_chacha20_jobs();
 	test_aead_first_asm();

@@ -25,6 +25,13 @@ struct poly1305_ctx {
 
 void poly1305_init(struct poly1305_ctx *ctx, const uint8_t key[POLY1305_KEY_SIZE]);
 void poly1305_update(struct poly1305_ctx *ctx, const uint8_t *in, size_t len);
+/*
+ * The same as poly1305_update(ctx[i], in[i], len[i]) for each i < n, in
+ * parallel lanes where the CPU has them: for many records, each under its
+ * own key (ChaCha20-Poly1305 pipelines).  The contexts must be distinct.
+ */
+void poly1305_update_many(struct poly1305_ctx *const ctx[], const uint8_t *const in[],
+			  const size_t len[], size_t n);
 /* Writes the tag and wipes ctx. */
 void poly1305_final(struct poly1305_ctx *ctx, uint8_t mac[POLY1305_MAC_SIZE]);
 

@@ -19,6 +19,8 @@ void zinc_poly1305_blocks_avx2(void *st, const uint8_t *in, size_t len, uint32_t
 void zinc_poly1305_powers_ifma(void *st);
 void zinc_poly1305_powers_avx512(void *st);
 void zinc_poly1305_powers_avx2(void *st);
+void zinc_poly1305_many_ifma(void *const st[], const uint8_t *const in[], const size_t len[],
+			     size_t n);
 
 #define POLY1305_MULX (ZINC_CPU_X86_BMI2 | ZINC_CPU_X86_ADX)
 #define POLY1305_AVX512 (ZINC_CPU_X86_AVX2 | ZINC_CPU_X86_AVX512F)
@@ -41,6 +43,14 @@ void zinc_poly1305_powers_avx2(void *st);
 #define POLY1305_IFMA							\
 	.powers = zinc_poly1305_powers_ifma, .vector = zinc_poly1305_blocks_ifma, \
 	.unit = 128, .min = 256, .min_cached = 128
+/*
+ * Many records side by side (perlasm/poly1305-many-x86_64.pl), up to 16,
+ * each with 64 to 1791 bytes of whole blocks: fewer run as fast on the
+ * scalar code, more on the vector path alone (measured there).
+ */
+#define POLY1305_IFMA_MANY						\
+	.many = zinc_poly1305_many_ifma, .lanes = 16, .many_min = 64, .many_max = 1792
+
 #define POLY1305_AVX512F						\
 	.powers = zinc_poly1305_powers_avx512, .vector = zinc_poly1305_blocks_avx512, \
 	.unit = 256, .min = 512, .min_cached = 256
@@ -51,10 +61,10 @@ void zinc_poly1305_powers_avx2(void *st);
 static const struct poly1305_path poly1305_paths[] = {
 	{ .path = { POLY1305_AVX512 | ZINC_CPU_X86_AVX512IFMA | POLY1305_MULX,
 		    "x86_64 radix 2^64 (MULX/ADX) + AVX-512 IFMA radix 2^44" },
-	  POLY1305_SCALAR_MULX, POLY1305_IFMA },
+	  POLY1305_SCALAR_MULX, POLY1305_IFMA, POLY1305_IFMA_MANY },
 	{ .path = { POLY1305_AVX512 | ZINC_CPU_X86_AVX512IFMA,
 		    "x86_64 radix 2^64 (MUL) + AVX-512 IFMA radix 2^44" },
-	  POLY1305_SCALAR_MUL, POLY1305_IFMA },
+	  POLY1305_SCALAR_MUL, POLY1305_IFMA, POLY1305_IFMA_MANY },
 	{ .path = { POLY1305_AVX512 | POLY1305_MULX,
 		    "x86_64 radix 2^64 (MULX/ADX) + AVX-512F radix 2^26" },
 	  POLY1305_SCALAR_MULX, POLY1305_AVX512F },

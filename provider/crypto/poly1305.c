@@ -20,6 +20,11 @@
  * POLY1305_POWERS_OK of st, which init clears).  A length, never a secret,
  * decides.  The final padded block (padbit 0) is one block, always
  * scalar.
+ *
+ * Optional, for many records at once (poly1305_update_many): many(st, in,
+ * len, n) is blocks(st[i], in[i], len[i], 1) for each i < n, 1 <= n <=
+ * lanes, the st distinct, each len a multiple of 16 from many_min up to
+ * below many_max (shorter and longer records take blocks or vector alone).
  */
 enum { POLY1305_POWERS_OK = 6 };
 
@@ -31,7 +36,12 @@ struct poly1305_path {
 	void (*powers)(void *st);
 	void (*vector)(void *st, const uint8_t *in, size_t len, uint32_t padbit);
 	size_t unit, min, min_cached;
+	void (*many)(void *const st[], const uint8_t *const in[], const size_t len[], size_t n);
+	size_t lanes, many_min, many_max;
 };
+
+/* Records sorted at a time for the lanes (a pipeline holds up to 32). */
+enum { POLY1305_MANY_WINDOW = 64 };
 
 #if defined(ZINC_ASM_X86_64)
 #include "poly1305-x86_64-glue.c"
@@ -318,35 +328,136 @@ void poly1305_init(struct poly1305_ctx *ctx, const uint8_t key[POLY1305_KEY_SIZE
 	ctx->buflen = 0;
 }
 
+/*
+ * Completes the partial block buffered in ctx, if any, from in (len > 0);
+ * returns how many bytes it took.  ctx->buflen is 0 afterwards unless all
+ * of in went into the buffer.
+ */
+static size_t poly1305_fill_buffer(struct poly1305_ctx *ctx, const uint8_t *in, size_t len)
+{
+	size_t n = POLY1305_BLOCK_SIZE - ctx->buflen;
+
+	if (ctx->buflen == 0)
+		return 0;
+	if (n > len)
+		n = len;
+	memcpy(ctx->buf + ctx->buflen, in, n);
+	ctx->buflen += n;
+	if (ctx->buflen == POLY1305_BLOCK_SIZE) {
+		poly1305_blocks(ctx, ctx->buf, POLY1305_BLOCK_SIZE, 1);
+		ctx->buflen = 0;
+	}
+	return n;
+}
+
+/* Buffers the last len < 16 bytes of a message, the buffer being empty. */
+static void poly1305_keep_tail(struct poly1305_ctx *ctx, const uint8_t *in, size_t len)
+{
+	if (len > 0) {
+		memcpy(ctx->buf, in, len);
+		ctx->buflen = len;
+	}
+}
+
 void poly1305_update(struct poly1305_ctx *ctx, const uint8_t *in, size_t len)
 {
 	size_t n;
 
 	if (len == 0)
 		return;
-	if (ctx->buflen > 0) {
-		n = POLY1305_BLOCK_SIZE - ctx->buflen;
-		if (n > len)
-			n = len;
-		memcpy(ctx->buf + ctx->buflen, in, n);
-		ctx->buflen += n;
-		in += n;
-		len -= n;
-		if (ctx->buflen < POLY1305_BLOCK_SIZE)
-			return;
-		poly1305_blocks(ctx, ctx->buf, POLY1305_BLOCK_SIZE, 1);
-		ctx->buflen = 0;
-	}
+	n = poly1305_fill_buffer(ctx, in, len);
+	in += n;
+	len -= n;
 	n = len & ~(size_t)(POLY1305_BLOCK_SIZE - 1);
-	if (n > 0) {
+	if (n > 0)
 		poly1305_blocks(ctx, in, n, 1);
-		in += n;
-		len -= n;
+	poly1305_keep_tail(ctx, in + n, len - n);
+}
+
+/* Records waiting for lanes, longest first, in parallel arrays for p->many. */
+struct poly1305_jobs {
+	void *st[POLY1305_MANY_WINDOW];
+	const uint8_t *in[POLY1305_MANY_WINDOW];
+	size_t len[POLY1305_MANY_WINDOW];
+	size_t n;
+};
+
+/*
+ * Sorted by length, as a batch of lanes runs as long as its longest
+ * record: lengths are public.
+ */
+static void poly1305_jobs_add(struct poly1305_jobs *jobs, void *st, const uint8_t *in,
+			      size_t len)
+{
+	size_t j;
+
+	for (j = jobs->n; j > 0 && jobs->len[j - 1] < len; j--) {
+		jobs->st[j] = jobs->st[j - 1];
+		jobs->in[j] = jobs->in[j - 1];
+		jobs->len[j] = jobs->len[j - 1];
 	}
-	if (len > 0) {
-		memcpy(ctx->buf, in, len);
-		ctx->buflen = len;
+	jobs->st[j] = st;
+	jobs->in[j] = in;
+	jobs->len[j] = len;
+	jobs->n++;
+}
+
+static void poly1305_jobs_run(const struct poly1305_path *p, struct poly1305_jobs *jobs)
+{
+	size_t i, k;
+
+	for (i = 0; i < jobs->n; i += k) {
+		k = jobs->n - i < p->lanes ? jobs->n - i : p->lanes;
+		p->many(jobs->st + i, jobs->in + i, jobs->len + i, k);
 	}
+	jobs->n = 0;
+}
+
+/*
+ * Each record's buffered bytes and tail as poly1305_update's, its whole
+ * blocks to the lanes, or alone when too few or many_max bytes or more.
+ */
+static void poly1305_update_many_arch(const struct poly1305_path *p,
+				      struct poly1305_ctx *const ctx[],
+				      const uint8_t *const in[], const size_t len[], size_t n)
+{
+	struct poly1305_jobs jobs;
+	size_t i;
+
+	jobs.n = 0;
+	for (i = 0; i < n; i++) {
+		const uint8_t *m = in[i];
+		size_t left = len[i], took, blocks;
+
+		if (left == 0)
+			continue;
+		took = poly1305_fill_buffer(ctx[i], m, left);
+		m += took;
+		left -= took;
+		blocks = left & ~(size_t)(POLY1305_BLOCK_SIZE - 1);
+		poly1305_keep_tail(ctx[i], m + blocks, left - blocks);
+		if (blocks < p->many_min || blocks >= p->many_max) {
+			poly1305_blocks(ctx[i], m, blocks, 1);
+		} else {
+			poly1305_jobs_add(&jobs, ctx[i]->opaque, m, blocks);
+			if (jobs.n == POLY1305_MANY_WINDOW)
+				poly1305_jobs_run(p, &jobs);
+		}
+	}
+	poly1305_jobs_run(p, &jobs);
+}
+
+void poly1305_update_many(struct poly1305_ctx *const ctx[], const uint8_t *const in[],
+			  const size_t len[], size_t n)
+{
+	size_t i;
+
+	if (poly1305_path != NULL && poly1305_path->many != NULL) {
+		poly1305_update_many_arch(poly1305_path, ctx, in, len, n);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		poly1305_update(ctx[i], in[i], len[i]);
 }
 
 void poly1305_final(struct poly1305_ctx *ctx, uint8_t mac[POLY1305_MAC_SIZE])
