@@ -430,13 +430,11 @@ static int xchacha20_poly1305_get_params(OSSL_PARAM params[])
 				      XCHACHA20POLY1305_NONCE_SIZE, 1);
 }
 
-/* The pipeline's parameters come first: a core before 3.5 is shown the rest. */
-#define AEAD_PIPELINE_GETTABLE 2
-#define AEAD_PIPELINE_SETTABLE 1
-
+/*
+ * As default's lists: the pipeline's parameters (cipher_pipeline.h) are
+ * not among them, as default has no pipelines.
+ */
 static const OSSL_PARAM aead_gettable_ctx_params_list[] = {
-	OSSL_PARAM_octet_ptr(OSSL_CIPHER_PARAM_PIPELINE_AEAD_TAG, NULL, 0),
-	OSSL_PARAM_uint32(ZINC_CIPHER_PARAM_PIPELINE_FAILED, NULL),
 	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
 	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
 	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, NULL),
@@ -446,7 +444,6 @@ static const OSSL_PARAM aead_gettable_ctx_params_list[] = {
 };
 
 static const OSSL_PARAM aead_settable_ctx_params_list[] = {
-	OSSL_PARAM_octet_ptr(OSSL_CIPHER_PARAM_PIPELINE_AEAD_TAG, NULL, 0),
 	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
 	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
 	OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
@@ -459,16 +456,14 @@ static const OSSL_PARAM *aead_gettable_ctx_params(void *cctx, void *provctx)
 {
 	(void)cctx;
 	(void)provctx;
-	return aead_gettable_ctx_params_list +
-	       (zinc_core_at_least(3, 5) ? 0 : AEAD_PIPELINE_GETTABLE);
+	return aead_gettable_ctx_params_list;
 }
 
 static const OSSL_PARAM *aead_settable_ctx_params(void *cctx, void *provctx)
 {
 	(void)cctx;
 	(void)provctx;
-	return aead_settable_ctx_params_list +
-	       (zinc_core_at_least(3, 5) ? 0 : AEAD_PIPELINE_SETTABLE);
+	return aead_settable_ctx_params_list;
 }
 
 /*
