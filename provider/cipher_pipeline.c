@@ -55,6 +55,32 @@ struct zinc_pipeline {
 	} lanes;
 };
 
+/*
+ * The state of the records in use, wiped without touching the rest of the
+ * 20 KB (a pipeline of small records cannot afford to clear it all).
+ */
+static void wipe_lanes(struct zinc_pipeline *pipe)
+{
+	if (pipe->cipher == ZINC_PIPE_CHACHA20)
+		chacha20_lanes_wipe(&pipe->lanes.chacha);
+	else
+		chacha20poly1305_lanes_wipe(&pipe->lanes.aead);
+}
+
+/* No pipeline: the records' state wiped, the tags and results gone. */
+static void pipe_reset(struct zinc_pipeline *pipe)
+{
+	if (pipe->state == PIPE_RUNNING)
+		wipe_lanes(pipe);
+	OPENSSL_cleanse(pipe->tag, sizeof(pipe->tag));
+	memset(pipe->run_start, 0, sizeof(pipe->run_start));
+	memset(pipe->run_end, 0, sizeof(pipe->run_end));
+	pipe->scattered = 0;
+	pipe->tags_ready = pipe->tags_set = pipe->result_ready = false;
+	pipe->failed = 0;
+	pipe->state = PIPE_IDLE;
+}
+
 static size_t pipe_iv_len(enum zinc_pipeline_cipher cipher)
 {
 	switch (cipher) {
@@ -110,7 +136,7 @@ int zinc_pipeline_init(const struct zinc_provctx *provctx, struct zinc_pipeline 
 	struct zinc_pipeline *p = *pipe;
 
 	if (p != NULL)
-		OPENSSL_cleanse(p, sizeof(*p));	/* PIPE_IDLE until this init succeeds */
+		pipe_reset(p);	/* PIPE_IDLE until this init succeeds */
 	if (!check_init(provctx, cipher, key, keylen, numpipes, iv, ivlen))
 		return 0;
 	if (p == NULL) {
@@ -263,7 +289,7 @@ static int decrypt_final(const struct zinc_provctx *provctx, struct zinc_pipelin
 	size_t i;
 
 	if (!pipe->tags_set) {
-		OPENSSL_cleanse(&pipe->lanes, sizeof(pipe->lanes));
+		wipe_lanes(pipe);
 		ZINC_RAISE(provctx, ZINC_R_TAG_NOT_SET);
 		return 0;
 	}
@@ -292,7 +318,7 @@ int zinc_pipeline_final(const struct zinc_provctx *provctx, struct zinc_pipeline
 	memset(outl, 0, pipe->n * sizeof(*outl));
 	pipe->state = PIPE_FINISHED;
 	if (pipe->cipher == ZINC_PIPE_CHACHA20) {
-		OPENSSL_cleanse(&pipe->lanes, sizeof(pipe->lanes));
+		wipe_lanes(pipe);
 		return 1;
 	}
 	if (!pipe->enc)
@@ -305,7 +331,7 @@ int zinc_pipeline_final(const struct zinc_provctx *provctx, struct zinc_pipeline
 void zinc_pipeline_stop(struct zinc_pipeline *pipe)
 {
 	if (pipe != NULL)
-		OPENSSL_cleanse(pipe, sizeof(*pipe));
+		pipe_reset(pipe);
 }
 
 void zinc_pipeline_free(struct zinc_pipeline *pipe)

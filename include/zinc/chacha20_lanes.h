@@ -46,4 +46,7 @@ void chacha20_lanes_init(struct chacha20_lanes *ctx, const uint8_t key[CHACHA20_
 void chacha20_lanes_crypt(struct chacha20_lanes *ctx, uint8_t *const dst[],
 			  const uint8_t *const src[], const size_t len[]);
 
+/* Wipes the lanes in use (a whole context is some 4 KB: the unused ones stay). */
+void chacha20_lanes_wipe(struct chacha20_lanes *ctx);
+
 #endif

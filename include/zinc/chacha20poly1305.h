@@ -139,7 +139,7 @@ bool chacha20poly1305_lanes_encrypt_update(struct chacha20poly1305_lanes *ctx,
 bool chacha20poly1305_lanes_decrypt_update(struct chacha20poly1305_lanes *ctx,
 					   uint8_t *const dst[], const uint8_t *const src[],
 					   const size_t len[]);
-/* Writes record i's tag to tag[i] and wipes ctx. */
+/* Writes record i's tag to tag[i] and wipes ctx (as lanes_wipe). */
 void chacha20poly1305_lanes_final(struct chacha20poly1305_lanes *ctx,
 				  uint8_t tag[][CHACHA20POLY1305_TAG_SIZE]);
 /*
@@ -149,5 +149,7 @@ void chacha20poly1305_lanes_final(struct chacha20poly1305_lanes *ctx,
  */
 uint32_t chacha20poly1305_lanes_final_verify(struct chacha20poly1305_lanes *ctx,
 					     const uint8_t *const tag[], size_t tag_len);
+/* Wipes the records in use, for a pipeline abandoned before its final. */
+void chacha20poly1305_lanes_wipe(struct chacha20poly1305_lanes *ctx);
 
 #endif

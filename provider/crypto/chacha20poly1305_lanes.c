@@ -5,6 +5,7 @@
  * that their keystream blocks run side by side in chacha20_jobs().
  */
 #include "config.h"
+#include <stddef.h>
 #include "zinc/chacha20poly1305.h"
 #include "internal.h"
 
@@ -138,7 +139,7 @@ void chacha20_lanes_crypt(struct chacha20_lanes *ctx, uint8_t *const dst[],
 			tail_at[tails++] = off;
 		}
 	}
-	batch_flush(&batch);
+	batch_flush(&batch);	/* (the jobs hold no secret: the lanes' keys stay in the lanes) */
 	for (j = 0; j < tails; j++) {
 		struct chacha20_lane *lane = &ctx->lane[tail_lane[j]];
 		size_t t = tail_lane[j], k, n = len[t] - tail_at[j];
@@ -147,7 +148,12 @@ void chacha20_lanes_crypt(struct chacha20_lanes *ctx, uint8_t *const dst[],
 			dst[t][tail_at[j] + k] = src[t][tail_at[j] + k] ^ lane->keystream[k];
 		lane->keystream_left = (unsigned int)(CHACHA20_BLOCK_SIZE - n);
 	}
-	zinc_memzero(&batch, sizeof(batch));
+}
+
+void chacha20_lanes_wipe(struct chacha20_lanes *ctx)
+{
+	zinc_memzero(ctx->lane, ctx->n * sizeof(ctx->lane[0]));
+	ctx->n = 0;
 }
 
 /* ChaCha20-Poly1305 */
@@ -187,8 +193,7 @@ static void poly_keys(struct chacha20poly1305_lanes *ctx)
 		ctx->lane[i].ad_len = 0;
 		ctx->lane[i].data_len = 0;
 	}
-	zinc_memzero(block0, sizeof(block0));
-	zinc_memzero(&batch, sizeof(batch));
+	zinc_memzero(block0, ctx->chacha.n * sizeof(block0[0]));
 }
 
 /* Counter 0 (the Poly1305 key block) || nonce. */
@@ -254,8 +259,7 @@ void xchacha20poly1305_lanes_init(struct chacha20poly1305_lanes *ctx,
 		lane_set(lane, subkey, iv);
 		zinc_memzero(subkey, sizeof(subkey));
 	}
-	zinc_memzero(block, sizeof(block));
-	zinc_memzero(&batch, sizeof(batch));
+	zinc_memzero(block, n * sizeof(block[0]));
 	zinc_memzero(k, sizeof(k));
 	poly_keys(ctx);
 }
@@ -334,9 +338,16 @@ void chacha20poly1305_lanes_final(struct chacha20poly1305_lanes *ctx,
 		zinc_store_le64(lengths, lane->ad_len);
 		zinc_store_le64(lengths + 8, lane->data_len);
 		poly1305_update(&lane->poly, lengths, sizeof(lengths));
-		poly1305_final(&lane->poly, tag[i]);
+		poly1305_final(&lane->poly, tag[i]);	/* wipes the lane's Poly1305 */
+		zinc_memzero(lane, offsetof(struct chacha20poly1305_lane, poly));
 	}
-	zinc_memzero(ctx, sizeof(*ctx));
+	chacha20_lanes_wipe(&ctx->chacha);
+}
+
+void chacha20poly1305_lanes_wipe(struct chacha20poly1305_lanes *ctx)
+{
+	zinc_memzero(ctx->lane, ctx->chacha.n * sizeof(ctx->lane[0]));
+	chacha20_lanes_wipe(&ctx->chacha);
 }
 
 uint32_t chacha20poly1305_lanes_final_verify(struct chacha20poly1305_lanes *ctx,
