@@ -191,7 +191,7 @@ static int check_running(const struct zinc_provctx *provctx, const struct zinc_p
 }
 
 static int check_buffers(const struct zinc_provctx *provctx, const struct zinc_pipeline *pipe,
-			 unsigned char **out, size_t *outl, const size_t *outsize,
+			 unsigned char **out, const size_t *outl, const size_t *outsize,
 			 const unsigned char **in, const size_t *inl)
 {
 	size_t i;

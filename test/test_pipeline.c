@@ -198,8 +198,9 @@ static int default_xchacha(const unsigned char key[32], const unsigned char nonc
 	static const uint32_t sigma[4] = { 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574 };
 	EVP_CIPHER *c = fetch(zt_default_ctx(), "ChaCha20");
 	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
-	unsigned char block[64];
-	int outl, ok, w, b;
+	unsigned char block[64] = { 0 };
+	size_t w, b;
+	int outl, ok;
 
 	ok = ctx != NULL && EVP_EncryptInit_ex2(ctx, c, key, nonce, NULL) &&
 	     EVP_EncryptUpdate(ctx, block, &outl, zero, 64);
@@ -224,7 +225,6 @@ static int seal_alone(OSSL_LIB_CTX *libctx, const struct cipher_case *cc,
 	const int derive = libctx == zt_default_ctx() && cc->iv_len == 24;
 	EVP_CIPHER *c = fetch(libctx, derive ? "ChaCha20-Poly1305" : cc->name);
 	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
-	OSSL_PARAM params[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
 	const unsigned char *key = r->key, *iv = r->iv[i];
 	unsigned char subkey[32], inner[12];
 	int outl, ok = 1;
@@ -240,6 +240,8 @@ static int seal_alone(OSSL_LIB_CTX *libctx, const struct cipher_case *cc,
 	     EVP_EncryptUpdate(ctx, ct, &outl, r->pt[i], (int)r->len[i]) &&
 	     EVP_EncryptFinal_ex(ctx, ct + outl, &outl);
 	if (ok && cc->aead) {
+		OSSL_PARAM params[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
+
 		params[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag,
 							      TAG_LEN);
 		ok = EVP_CIPHER_CTX_get_params(ctx, params);
@@ -452,11 +454,8 @@ static void check_misuse(const struct cipher_case *cc, EVP_CIPHER *c)
 	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
 	unsigned char key[32] = { 0 }, iv[2][24] = { { 0 } }, buf[2][64], src[2][64] = { { 0 } };
 	const unsigned char *ivs[2] = { iv[0], iv[1] }, *in[2] = { src[0], src[1] };
-	unsigned char *out[2] = { buf[0], buf[1] }, *tag_ptr[2] = { buf[0], buf[1] };
+	unsigned char *out[2] = { buf[0], buf[1] };
 	size_t inl[2] = { 64, 64 }, outl[2], outsize[2] = { 64, 63 }, i;
-	OSSL_PARAM params[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
-	void *holder;
-	uint32_t failed;
 	int untouched = 1, len;
 
 	fails_with(EVP_CipherPipelineEncryptInit(ctx, c, key, 32, 0, ivs, cc->iv_len), R_COUNT,
@@ -494,6 +493,11 @@ static void check_misuse(const struct cipher_case *cc, EVP_CIPHER *c)
 		fails_with(EVP_CipherPipelineUpdate(ctx, NULL, outl, NULL, in, inl), R_MODE,
 			   "AAD for ChaCha20", cc->name);
 	} else {
+		unsigned char *tag_ptr[2] = { buf[0], buf[1] };
+		OSSL_PARAM params[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
+		void *holder;
+		uint32_t failed;
+
 		params[0] = tags_param(tag_ptr, &holder, TAG_LEN);
 		fails_with(EVP_CIPHER_CTX_get_params(ctx, params), R_NO_TAG_YET,
 			   "pipeline-tag before final", cc->name);

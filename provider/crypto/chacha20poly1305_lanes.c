@@ -127,7 +127,7 @@ void chacha20_lanes_crypt(struct chacha20_lanes *ctx, uint8_t *const dst[],
 			off++;
 		}
 		whole = (len[i] - off) / CHACHA20_BLOCK_SIZE * CHACHA20_BLOCK_SIZE;
-		if (whole >= SINGLE_STREAM_BLOCKS * CHACHA20_BLOCK_SIZE) {
+		if (whole >= (size_t)SINGLE_STREAM_BLOCKS * CHACHA20_BLOCK_SIZE) {
 			single_stream(lane, dst[i] + off, src[i] + off, whole);
 			off += whole;
 		}
