@@ -174,6 +174,7 @@ static int record_once(struct job *job)
 	       EVP_CIPHER_CTX_ctrl(job->cctx, EVP_CTRL_AEAD_GET_TAG, TAG_LEN, out + job->len);
 }
 
+#if OPENSSL_VERSION_NUMBER >= 0x30500000L
 /* job->records records one after another, each as record_once. */
 static int records_once(struct job *job)
 {
@@ -185,7 +186,6 @@ static int records_once(struct job *job)
 	return 1;
 }
 
-#if OPENSSL_VERSION_NUMBER >= 0x30500000L
 /* Each record's output (ciphertext, then tag), for the pipelines. */
 static unsigned char pipe_out[EVP_MAX_PIPES][MAX_LEN + TAG_LEN];
 
