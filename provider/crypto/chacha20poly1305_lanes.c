@@ -13,6 +13,9 @@
  * A record with this many whole blocks to do in one call goes through
  * chacha20_crypt(), whose widest path already runs 16 blocks side by
  * side; fewer go to chacha20_jobs() with the other records' blocks.
+ * Measured on Zen 5 with the AVX-512 paths (32 and 8 records, best of 7):
+ * jobs about 18 ns a block whatever the record's length; chacha20_crypt 26
+ * at 4 blocks, 18 at 8, 13 to 14 at 16, 11 from 32.
  */
 #define SINGLE_STREAM_BLOCKS 16
 
