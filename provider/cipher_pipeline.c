@@ -67,15 +67,14 @@ static void wipe_lanes(struct zinc_pipeline *pipe)
 		chacha20poly1305_lanes_wipe(&pipe->lanes.aead);
 }
 
-/* No pipeline: the records' state wiped, the tags and results gone. */
+/*
+ * No pipeline: the records' state wiped, the tags and results gone (the
+ * tags themselves are no secret: they stay until overwritten).
+ */
 static void pipe_reset(struct zinc_pipeline *pipe)
 {
 	if (pipe->state == PIPE_RUNNING)
 		wipe_lanes(pipe);
-	OPENSSL_cleanse(pipe->tag, sizeof(pipe->tag));
-	memset(pipe->run_start, 0, sizeof(pipe->run_start));
-	memset(pipe->run_end, 0, sizeof(pipe->run_end));
-	pipe->scattered = 0;
 	pipe->tags_ready = pipe->tags_set = pipe->result_ready = false;
 	pipe->failed = 0;
 	pipe->state = PIPE_IDLE;
@@ -150,6 +149,8 @@ int zinc_pipeline_init(const struct zinc_provctx *provctx, struct zinc_pipeline 
 	p->cipher = cipher;
 	p->enc = enc;
 	p->n = numpipes;
+	memset(p->run_start, 0, numpipes * sizeof(p->run_start[0]));
+	p->scattered = 0;
 	switch (cipher) {
 	case ZINC_PIPE_CHACHA20:
 		chacha20_lanes_init(&p->lanes.chacha, key, iv, numpipes);

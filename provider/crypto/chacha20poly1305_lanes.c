@@ -328,19 +328,18 @@ bool chacha20poly1305_lanes_decrypt_update(struct chacha20poly1305_lanes *ctx,
 void chacha20poly1305_lanes_final(struct chacha20poly1305_lanes *ctx,
 				  uint8_t tag[][CHACHA20POLY1305_TAG_SIZE])
 {
-	uint8_t lengths[16];
+	/* The last padding and the lengths, in one Poly1305 call per record. */
+	uint8_t tail[32] = { 0 };
 	size_t i;
 
 	for (i = 0; i < ctx->chacha.n; i++) {
 		struct chacha20poly1305_lane *lane = &ctx->lane[i];
-
 		/* The AD's padding is still due if no data came. */
-		if (lane->data_len == 0)
-			poly1305_update(&lane->poly, zero_block, pad16(lane->ad_len));
-		poly1305_update(&lane->poly, zero_block, pad16(lane->data_len));
-		zinc_store_le64(lengths, lane->ad_len);
-		zinc_store_le64(lengths + 8, lane->data_len);
-		poly1305_update(&lane->poly, lengths, sizeof(lengths));
+		const size_t pad = pad16(lane->data_len > 0 ? lane->data_len : lane->ad_len);
+
+		zinc_store_le64(tail + 16, lane->ad_len);
+		zinc_store_le64(tail + 24, lane->data_len);
+		poly1305_update(&lane->poly, tail + 16 - pad, pad + 16);
 		poly1305_final(&lane->poly, tag[i]);	/* wipes the lane's Poly1305 */
 		zinc_memzero(lane, offsetof(struct chacha20poly1305_lane, poly));
 	}
