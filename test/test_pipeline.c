@@ -533,6 +533,48 @@ static void check_misuse(const struct cipher_case *cc, EVP_CIPHER *c)
 	EVP_CIPHER_CTX_free(ctx);
 }
 
+/* A copy of a pipeline made part way (after the AAD) finishes as the original does. */
+static void check_dup(const struct cipher_case *cc, EVP_CIPHER *c)
+{
+	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new(), *dup = NULL;
+	unsigned char key[32], iv[3][24], data[3][100], out[2][3][100], tag[2][3][TAG_LEN];
+	const unsigned char *ivs[3] = { iv[0], iv[1], iv[2] };
+	const unsigned char *in[3] = { data[0], data[1], data[2] };
+	size_t inl[3] = { 100, 37, 0 }, outl[3], outsize[3] = { 100, 100, 100 }, k, i;
+	EVP_CIPHER_CTX *both[2];
+	int ok;
+
+	zt_rand(key, sizeof(key));
+	zt_rand(iv, sizeof(iv));
+	zt_rand(data, sizeof(data));
+	memset(out, 0, sizeof(out));
+	memset(tag, 0, sizeof(tag));
+	ok = EVP_CipherPipelineEncryptInit(ctx, c, key, 32, 3, ivs, cc->iv_len) &&
+	     (!cc->aead || EVP_CipherPipelineUpdate(ctx, NULL, outl, NULL, in, inl)) &&
+	     (dup = EVP_CIPHER_CTX_dup(ctx)) != NULL;
+	both[0] = ctx;
+	both[1] = dup;
+	for (k = 0; ok && k < 2; k++) {
+		unsigned char *o[3] = { out[k][0], out[k][1], out[k][2] };
+		unsigned char *t[3] = { tag[k][0], tag[k][1], tag[k][2] };
+		OSSL_PARAM params[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
+		void *holder;
+
+		ok = EVP_CipherPipelineUpdate(both[k], o, outl, outsize, in, inl);
+		for (i = 0; i < 3; i++)
+			o[i] += inl[i];
+		ok = ok && EVP_CipherPipelineFinal(both[k], o, outl, outsize);
+		params[0] = tags_param(t, &holder, TAG_LEN);
+		ok = ok && (!cc->aead || EVP_CIPHER_CTX_get_params(both[k], params));
+	}
+	zt_ok(ok && memcmp(out[0], out[1], sizeof(out[0])) == 0 &&
+	      (!cc->aead || memcmp(tag[0], tag[1], sizeof(tag[0])) == 0),
+	      "%s: a copy of a pipeline made before its data finishes as the original", cc->name);
+	zt_clear_errors();
+	EVP_CIPHER_CTX_free(dup);
+	EVP_CIPHER_CTX_free(ctx);
+}
+
 static void check_pipelines(void)
 {
 	static const uint32_t forged[][2] = { { 1, 0x1 }, { 7, 0x24 }, { 32, 0x80002001 } };
@@ -547,6 +589,7 @@ static void check_pipelines(void)
 		for (n = 1; n <= MAX_PIPES; n++)
 			check_count(cc, c, n);
 		check_misuse(cc, c);
+		check_dup(cc, c);
 		if (cc->aead) {
 			for (f = 0; f < sizeof(forged) / sizeof(forged[0]); f++)
 				check_forged(cc, c, forged[f][0], forged[f][1], TAG_LEN);
