@@ -188,8 +188,11 @@ static int chacha20_cipher_pipeline_init(struct chacha20_cipher_ctx *ctx,
 					 size_t numpipes, const unsigned char **iv, size_t ivlen,
 					 const OSSL_PARAM params[], bool enc)
 {
-	OPENSSL_cleanse(&ctx->chacha, sizeof(ctx->chacha));
-	OPENSSL_cleanse(ctx->key, sizeof(ctx->key));
+	/* Only once: a pipeline's init must stay cheap next to small records. */
+	if (ctx->key_set) {
+		OPENSSL_cleanse(&ctx->chacha, sizeof(ctx->chacha));
+		OPENSSL_cleanse(ctx->key, sizeof(ctx->key));
+	}
 	ctx->key_set = false;
 	if (!zinc_pipeline_init(ctx->provctx, &ctx->pipe, ZINC_PIPE_CHACHA20, enc, key, keylen,
 				numpipes, iv, ivlen) ||

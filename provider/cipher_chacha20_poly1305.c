@@ -197,8 +197,11 @@ static int aead_pipeline_init(struct aead_ctx *ctx, const unsigned char *key, si
 			      size_t numpipes, const unsigned char **iv, size_t ivlen,
 			      const OSSL_PARAM params[], bool enc)
 {
-	OPENSSL_cleanse(&ctx->aead, sizeof(ctx->aead));
-	OPENSSL_cleanse(ctx->key, sizeof(ctx->key));
+	/* Only once: a pipeline's init must stay cheap next to small records. */
+	if (ctx->key_set) {
+		OPENSSL_cleanse(&ctx->aead, sizeof(ctx->aead));
+		OPENSSL_cleanse(ctx->key, sizeof(ctx->key));
+	}
 	ctx->key_set = ctx->nonce_set = ctx->tag_set = ctx->tag_ready = false;
 	ctx->state = AEAD_IDLE;
 	ctx->enc = enc;
