@@ -167,8 +167,10 @@ static size_t pad16(uint64_t len)
 }
 
 /*
- * The seam for multi-lane Poly1305: every MAC step of the lanes is one of
- * these loops over the records, in record order.
+ * The seam for multi-lane Poly1305: the MAC runs record after record, here
+ * (AD and data) and in the loops of data_begin() (the AD's padding) and
+ * chacha20poly1305_lanes_final() (the last padding and the lengths); a
+ * kernel taking several records' Poly1305 at once replaces those loops.
  */
 static void mac_lanes(struct chacha20poly1305_lanes *ctx, const uint8_t *const in[],
 		      const size_t len[])
