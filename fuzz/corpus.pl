@@ -50,7 +50,7 @@ sub fit { my ($s, $len) = @_; return substr($s . "\0" x $len, 0, $len); }
 
 # Stream ciphers and MACs: a flags byte, then key material and lengths, then data.
 for my $t (qw(fuzz_chacha20 fuzz_chacha20_poly1305 fuzz_xchacha20_poly1305
-	      fuzz_poly1305 fuzz_blake2smac fuzz_blake2s256)) {
+	      fuzz_poly1305 fuzz_blake2smac fuzz_blake2s256 fuzz_pipeline)) {
 	my $i = 0;
 	for my $case ([0, 0], [64, 1], [200, 6], [700, 3], [2100, 13]) {
 		my ($len, $flags) = @$case;

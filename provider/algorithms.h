@@ -16,6 +16,10 @@
 extern const OSSL_DISPATCH zinc_chacha20_functions[];
 extern const OSSL_DISPATCH zinc_chacha20_poly1305_functions[];
 extern const OSSL_DISPATCH zinc_xchacha20_poly1305_functions[];
+/* The same with OpenSSL 3.5's cipher pipeline functions, for a 3.5+ core. */
+extern const OSSL_DISPATCH zinc_chacha20_pipeline_functions[];
+extern const OSSL_DISPATCH zinc_chacha20_poly1305_pipeline_functions[];
+extern const OSSL_DISPATCH zinc_xchacha20_poly1305_pipeline_functions[];
 extern const OSSL_DISPATCH zinc_poly1305_mac_functions[];
 extern const OSSL_DISPATCH zinc_blake2s_mac_functions[];
 extern const OSSL_DISPATCH zinc_blake2s256_functions[];

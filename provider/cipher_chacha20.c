@@ -11,6 +11,7 @@
 #include <openssl/params.h>
 #include "algorithms.h"
 #include "cipher_common.h"
+#include "cipher_pipeline.h"
 #include "core_version.h"
 #include "ossl_compat.h"
 #include "report.h"
@@ -34,6 +35,7 @@ struct chacha20_cipher_ctx {
 	 */
 	bool counter_lags;
 	bool key_set;
+	struct zinc_pipeline *pipe;	/* from the first pipeline init (3.5+) */
 };
 
 static void *chacha20_cipher_newctx(void *provctx)
@@ -50,7 +52,11 @@ static void *chacha20_cipher_newctx(void *provctx)
 
 static void chacha20_cipher_freectx(void *vctx)
 {
-	OPENSSL_clear_free(vctx, sizeof(struct chacha20_cipher_ctx));
+	struct chacha20_cipher_ctx *ctx = vctx;
+
+	if (ctx != NULL)
+		zinc_pipeline_free(ctx->pipe);
+	OPENSSL_clear_free(ctx, sizeof(*ctx));
 }
 
 static void *chacha20_cipher_dupctx(void *vctx)
@@ -58,6 +64,10 @@ static void *chacha20_cipher_dupctx(void *vctx)
 	struct chacha20_cipher_ctx *ctx = vctx;
 	struct chacha20_cipher_ctx *dup = OPENSSL_memdup(ctx, sizeof(*ctx));
 
+	if (dup != NULL && !zinc_pipeline_dup(ctx->pipe, &dup->pipe)) {
+		OPENSSL_clear_free(dup, sizeof(*dup));
+		dup = NULL;
+	}
 	if (dup == NULL)
 		ZINC_RAISE(ctx->provctx, ZINC_R_OUT_OF_MEMORY);
 	return dup;
@@ -111,6 +121,7 @@ static int chacha20_cipher_init(struct chacha20_cipher_ctx *ctx,
 		ZINC_RAISE(ctx->provctx, ZINC_R_INVALID_IV_LENGTH);
 		return 0;
 	}
+	zinc_pipeline_stop(ctx->pipe);
 	if (key != NULL) {
 		/* A new key alone goes on from default's counter. */
 		if (iv == NULL)
@@ -166,6 +177,64 @@ static int chacha20_cipher_dinit_skey(void *vctx, void *skeydata,
 	const unsigned char *key = zinc_skey_bytes(skeydata, &keylen);
 
 	return chacha20_cipher_dinit(vctx, key, keylen, iv, ivlen, params);
+}
+
+/*
+ * A pipeline (cipher_pipeline.c) replaces any single stream: its key goes,
+ * so that a single-stream update needs an init of its own.
+ */
+static int chacha20_cipher_pipeline_init(struct chacha20_cipher_ctx *ctx,
+					 const unsigned char *key, size_t keylen,
+					 size_t numpipes, const unsigned char **iv, size_t ivlen,
+					 const OSSL_PARAM params[], bool enc)
+{
+	/* Only once: a pipeline's init must stay cheap next to small records. */
+	if (ctx->key_set) {
+		OPENSSL_cleanse(&ctx->chacha, sizeof(ctx->chacha));
+		OPENSSL_cleanse(ctx->key, sizeof(ctx->key));
+	}
+	ctx->key_set = false;
+	if (!zinc_pipeline_init(ctx->provctx, &ctx->pipe, ZINC_PIPE_CHACHA20, enc, key, keylen,
+				numpipes, iv, ivlen) ||
+	    !chacha20_cipher_set_ctx_params(ctx, params))
+		return 0;
+	zinc_report(enc ? ZINC_EV_CHACHA20_ENCRYPT : ZINC_EV_CHACHA20_DECRYPT);
+	return 1;
+}
+
+static int chacha20_cipher_pipeline_einit(void *vctx, const unsigned char *key, size_t keylen,
+					  size_t numpipes, const unsigned char **iv,
+					  size_t ivlen, const OSSL_PARAM params[])
+{
+	return chacha20_cipher_pipeline_init(vctx, key, keylen, numpipes, iv, ivlen, params,
+					     true);
+}
+
+static int chacha20_cipher_pipeline_dinit(void *vctx, const unsigned char *key, size_t keylen,
+					  size_t numpipes, const unsigned char **iv,
+					  size_t ivlen, const OSSL_PARAM params[])
+{
+	return chacha20_cipher_pipeline_init(vctx, key, keylen, numpipes, iv, ivlen, params,
+					     false);
+}
+
+static int chacha20_cipher_pipeline_update(void *vctx, size_t numpipes, unsigned char **out,
+					   size_t *outl, const size_t *outsize,
+					   const unsigned char **in, const size_t *inl)
+{
+	struct chacha20_cipher_ctx *ctx = vctx;
+
+	return zinc_pipeline_update(ctx->provctx, ctx->pipe, numpipes, out, outl, outsize, in,
+				    inl);
+}
+
+static int chacha20_cipher_pipeline_final(void *vctx, size_t numpipes, unsigned char **out,
+					  size_t *outl, const size_t *outsize)
+{
+	struct chacha20_cipher_ctx *ctx = vctx;
+
+	(void)outsize;
+	return zinc_pipeline_final(ctx->provctx, ctx->pipe, numpipes, out, outl);
 }
 
 static int chacha20_cipher_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize,
@@ -322,6 +391,10 @@ static OSSL_FUNC_cipher_decrypt_skey_init_fn chacha20_cipher_dinit_skey;
 static OSSL_FUNC_cipher_update_fn chacha20_cipher_update;
 static OSSL_FUNC_cipher_cipher_fn chacha20_cipher_update;
 static OSSL_FUNC_cipher_final_fn chacha20_cipher_final;
+static OSSL_FUNC_cipher_pipeline_encrypt_init_fn chacha20_cipher_pipeline_einit;
+static OSSL_FUNC_cipher_pipeline_decrypt_init_fn chacha20_cipher_pipeline_dinit;
+static OSSL_FUNC_cipher_pipeline_update_fn chacha20_cipher_pipeline_update;
+static OSSL_FUNC_cipher_pipeline_final_fn chacha20_cipher_pipeline_final;
 static OSSL_FUNC_cipher_get_params_fn chacha20_cipher_get_params;
 static OSSL_FUNC_cipher_get_ctx_params_fn chacha20_cipher_get_ctx_params;
 static OSSL_FUNC_cipher_gettable_ctx_params_fn chacha20_cipher_gettable_ctx_params;
@@ -329,22 +402,35 @@ static OSSL_FUNC_cipher_set_ctx_params_fn chacha20_cipher_set_ctx_params;
 static OSSL_FUNC_cipher_settable_ctx_params_fn chacha20_cipher_settable_ctx_params;
 OSSL_FUNC_cipher_gettable_params_fn zinc_cipher_gettable_params;
 
+#define CHACHA20_CIPHER_FUNCTIONS \
+	{ OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))chacha20_cipher_newctx }, \
+	{ OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))chacha20_cipher_freectx }, \
+	{ OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))chacha20_cipher_dupctx }, \
+	{ OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))chacha20_cipher_einit }, \
+	{ OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))chacha20_cipher_dinit }, \
+	{ OSSL_FUNC_CIPHER_ENCRYPT_SKEY_INIT, (void (*)(void))chacha20_cipher_einit_skey }, \
+	{ OSSL_FUNC_CIPHER_DECRYPT_SKEY_INIT, (void (*)(void))chacha20_cipher_dinit_skey }, \
+	{ OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))chacha20_cipher_update }, \
+	{ OSSL_FUNC_CIPHER_FINAL, (void (*)(void))chacha20_cipher_final }, \
+	{ OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))chacha20_cipher_update }, \
+	{ OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))chacha20_cipher_get_params }, \
+	{ OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))zinc_cipher_gettable_params }, \
+	{ OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))chacha20_cipher_get_ctx_params }, \
+	{ OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))chacha20_cipher_gettable_ctx_params }, \
+	{ OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))chacha20_cipher_set_ctx_params }, \
+	{ OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))chacha20_cipher_settable_ctx_params }
+
 const OSSL_DISPATCH zinc_chacha20_functions[] = {
-	{ OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))chacha20_cipher_newctx },
-	{ OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))chacha20_cipher_freectx },
-	{ OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))chacha20_cipher_dupctx },
-	{ OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))chacha20_cipher_einit },
-	{ OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))chacha20_cipher_dinit },
-	{ OSSL_FUNC_CIPHER_ENCRYPT_SKEY_INIT, (void (*)(void))chacha20_cipher_einit_skey },
-	{ OSSL_FUNC_CIPHER_DECRYPT_SKEY_INIT, (void (*)(void))chacha20_cipher_dinit_skey },
-	{ OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))chacha20_cipher_update },
-	{ OSSL_FUNC_CIPHER_FINAL, (void (*)(void))chacha20_cipher_final },
-	{ OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))chacha20_cipher_update },
-	{ OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))chacha20_cipher_get_params },
-	{ OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))zinc_cipher_gettable_params },
-	{ OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))chacha20_cipher_get_ctx_params },
-	{ OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))chacha20_cipher_gettable_ctx_params },
-	{ OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))chacha20_cipher_set_ctx_params },
-	{ OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))chacha20_cipher_settable_ctx_params },
+	CHACHA20_CIPHER_FUNCTIONS,
+	{ 0, NULL }
+};
+
+/* Offered to a 3.5+ core only (zinc_prov.c): EVP_CIPHER_can_pipeline() is true. */
+const OSSL_DISPATCH zinc_chacha20_pipeline_functions[] = {
+	CHACHA20_CIPHER_FUNCTIONS,
+	{ OSSL_FUNC_CIPHER_PIPELINE_ENCRYPT_INIT, (void (*)(void))chacha20_cipher_pipeline_einit },
+	{ OSSL_FUNC_CIPHER_PIPELINE_DECRYPT_INIT, (void (*)(void))chacha20_cipher_pipeline_dinit },
+	{ OSSL_FUNC_CIPHER_PIPELINE_UPDATE, (void (*)(void))chacha20_cipher_pipeline_update },
+	{ OSSL_FUNC_CIPHER_PIPELINE_FINAL, (void (*)(void))chacha20_cipher_pipeline_final },
 	{ 0, NULL }
 };

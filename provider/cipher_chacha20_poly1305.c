@@ -13,6 +13,8 @@
 #include <openssl/params.h>
 #include "algorithms.h"
 #include "cipher_common.h"
+#include "cipher_pipeline.h"
+#include "core_version.h"
 #include "ossl_compat.h"
 #include "report.h"
 #include "zinc_err.h"
@@ -28,16 +30,19 @@ struct aead_variant {
 	size_t nonce_len;
 	void (*init)(struct chacha20poly1305_ctx *ctx, const uint8_t *key, const uint8_t *nonce);
 	enum zinc_event encrypt_event, decrypt_event;	/* for ZINC_REPORT */
+	enum zinc_pipeline_cipher pipeline;
 };
 
 static const struct aead_variant chacha20_poly1305_variant = {
 	CHACHA20POLY1305_NONCE_SIZE, chacha20poly1305_init,
-	ZINC_EV_CHACHA20_POLY1305_ENCRYPT, ZINC_EV_CHACHA20_POLY1305_DECRYPT
+	ZINC_EV_CHACHA20_POLY1305_ENCRYPT, ZINC_EV_CHACHA20_POLY1305_DECRYPT,
+	ZINC_PIPE_CHACHA20_POLY1305
 };
 
 static const struct aead_variant xchacha20_poly1305_variant = {
 	XCHACHA20POLY1305_NONCE_SIZE, xchacha20poly1305_init,
-	ZINC_EV_XCHACHA20_POLY1305_ENCRYPT, ZINC_EV_XCHACHA20_POLY1305_DECRYPT
+	ZINC_EV_XCHACHA20_POLY1305_ENCRYPT, ZINC_EV_XCHACHA20_POLY1305_DECRYPT,
+	ZINC_PIPE_XCHACHA20_POLY1305
 };
 
 enum aead_state {
@@ -63,6 +68,7 @@ struct aead_ctx {
 	size_t tls_aad_pad;	/* "tlsaadpad": 0 until the first tlsaad, then 16 */
 	enum aead_state state;
 	bool enc, key_set, nonce_set, tag_set, tag_ready;
+	struct zinc_pipeline *pipe;	/* from the first pipeline init (3.5+) */
 };
 
 static void *aead_newctx(void *provctx, const struct aead_variant *variant)
@@ -90,7 +96,11 @@ static void *xchacha20_poly1305_newctx(void *provctx)
 
 static void aead_freectx(void *vctx)
 {
-	OPENSSL_clear_free(vctx, sizeof(struct aead_ctx));
+	struct aead_ctx *ctx = vctx;
+
+	if (ctx != NULL)
+		zinc_pipeline_free(ctx->pipe);
+	OPENSSL_clear_free(ctx, sizeof(*ctx));
 }
 
 static void *aead_dupctx(void *vctx)
@@ -98,6 +108,10 @@ static void *aead_dupctx(void *vctx)
 	struct aead_ctx *ctx = vctx;
 	struct aead_ctx *dup = OPENSSL_memdup(ctx, sizeof(*ctx));
 
+	if (dup != NULL && !zinc_pipeline_dup(ctx->pipe, &dup->pipe)) {
+		OPENSSL_clear_free(dup, sizeof(*dup));
+		dup = NULL;
+	}
 	if (dup == NULL)
 		ZINC_RAISE(ctx->provctx, ZINC_R_OUT_OF_MEMORY);
 	return dup;
@@ -123,6 +137,7 @@ static int aead_init(struct aead_ctx *ctx, const unsigned char *key, size_t keyl
 		return 0;
 	}
 	ctx->enc = enc;
+	zinc_pipeline_stop(ctx->pipe);
 	if (key != NULL) {
 		/* The old key's stream is abandoned: its state goes now, not at free. */
 		OPENSSL_cleanse(&ctx->aead, sizeof(ctx->aead));
@@ -172,6 +187,63 @@ static int aead_dinit_skey(void *vctx, void *skeydata, const unsigned char *iv, 
 	const unsigned char *key = zinc_skey_bytes(skeydata, &keylen);
 
 	return aead_init(vctx, key, keylen, iv, ivlen, params, false);
+}
+
+/*
+ * A pipeline (cipher_pipeline.c) replaces any single-record stream: its
+ * key and nonce go, so that a single-record update needs an init of its own.
+ */
+static int aead_pipeline_init(struct aead_ctx *ctx, const unsigned char *key, size_t keylen,
+			      size_t numpipes, const unsigned char **iv, size_t ivlen,
+			      const OSSL_PARAM params[], bool enc)
+{
+	/* Only once: a pipeline's init must stay cheap next to small records. */
+	if (ctx->key_set) {
+		OPENSSL_cleanse(&ctx->aead, sizeof(ctx->aead));
+		OPENSSL_cleanse(ctx->key, sizeof(ctx->key));
+	}
+	ctx->key_set = ctx->nonce_set = ctx->tag_set = ctx->tag_ready = false;
+	ctx->state = AEAD_IDLE;
+	ctx->enc = enc;
+	if (!zinc_pipeline_init(ctx->provctx, &ctx->pipe, ctx->variant->pipeline, enc, key,
+				keylen, numpipes, iv, ivlen) ||
+	    !aead_set_ctx_params(ctx, params))
+		return 0;
+	zinc_report(enc ? ctx->variant->encrypt_event : ctx->variant->decrypt_event);
+	return 1;
+}
+
+static int aead_pipeline_einit(void *vctx, const unsigned char *key, size_t keylen,
+			       size_t numpipes, const unsigned char **iv, size_t ivlen,
+			       const OSSL_PARAM params[])
+{
+	return aead_pipeline_init(vctx, key, keylen, numpipes, iv, ivlen, params, true);
+}
+
+static int aead_pipeline_dinit(void *vctx, const unsigned char *key, size_t keylen,
+			       size_t numpipes, const unsigned char **iv, size_t ivlen,
+			       const OSSL_PARAM params[])
+{
+	return aead_pipeline_init(vctx, key, keylen, numpipes, iv, ivlen, params, false);
+}
+
+static int aead_pipeline_update(void *vctx, size_t numpipes, unsigned char **out,
+				size_t *outl, const size_t *outsize, const unsigned char **in,
+				const size_t *inl)
+{
+	struct aead_ctx *ctx = vctx;
+
+	return zinc_pipeline_update(ctx->provctx, ctx->pipe, numpipes, out, outl, outsize, in,
+				    inl);
+}
+
+static int aead_pipeline_final(void *vctx, size_t numpipes, unsigned char **out,
+			       size_t *outl, const size_t *outsize)
+{
+	struct aead_ctx *ctx = vctx;
+
+	(void)outsize;
+	return zinc_pipeline_final(ctx->provctx, ctx->pipe, numpipes, out, outl);
 }
 
 /*
@@ -361,6 +433,10 @@ static int xchacha20_poly1305_get_params(OSSL_PARAM params[])
 				      XCHACHA20POLY1305_NONCE_SIZE, 1);
 }
 
+/*
+ * As default's lists: the pipeline's parameters (cipher_pipeline.h) are
+ * not among them, as default has no pipelines.
+ */
 static const OSSL_PARAM aead_gettable_ctx_params_list[] = {
 	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
 	OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
@@ -453,6 +529,9 @@ static int aead_get_ctx_params(void *vctx, OSSL_PARAM params[])
 	for (p = params; p != NULL && p->key != NULL; p++) {
 		if (zinc_name_eq(p->key, OSSL_CIPHER_PARAM_AEAD_TAG)) {
 			if (!aead_get_tag(ctx, p))
+				return 0;
+		} else if (zinc_pipeline_is_param(p->key)) {
+			if (!zinc_pipeline_get_param(ctx->provctx, ctx->pipe, p))
 				return 0;
 		} else if (aead_size_param(ctx, p->key, &v) && !OSSL_PARAM_set_size_t(p, v)) {
 			ZINC_RAISE(ctx->provctx, ZINC_R_FAILED_TO_GET_PARAMETER);
@@ -588,6 +667,11 @@ static int aead_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 	p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD);
 	if (p != NULL && !aead_set_tls_aad(ctx, p))
 		return 0;
+	p = zinc_core_at_least(3, 5)
+		    ? OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PIPELINE_AEAD_TAG)
+		    : NULL;
+	if (p != NULL && !zinc_pipeline_set_tags(ctx->provctx, ctx->pipe, p))
+		return 0;
 	return 1;
 }
 
@@ -607,6 +691,10 @@ static OSSL_FUNC_cipher_decrypt_skey_init_fn aead_dinit_skey;
 static OSSL_FUNC_cipher_update_fn aead_update;
 static OSSL_FUNC_cipher_cipher_fn aead_update;
 static OSSL_FUNC_cipher_final_fn aead_final;
+static OSSL_FUNC_cipher_pipeline_encrypt_init_fn aead_pipeline_einit;
+static OSSL_FUNC_cipher_pipeline_decrypt_init_fn aead_pipeline_dinit;
+static OSSL_FUNC_cipher_pipeline_update_fn aead_pipeline_update;
+static OSSL_FUNC_cipher_pipeline_final_fn aead_pipeline_final;
 static OSSL_FUNC_cipher_get_params_fn chacha20_poly1305_get_params;
 static OSSL_FUNC_cipher_get_params_fn xchacha20_poly1305_get_params;
 static OSSL_FUNC_cipher_get_ctx_params_fn aead_get_ctx_params;
@@ -631,6 +719,13 @@ OSSL_FUNC_cipher_gettable_params_fn zinc_cipher_gettable_params;
 	{ OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))aead_set_ctx_params }, \
 	{ OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))aead_settable_ctx_params }
 
+/* Offered to a 3.5+ core only (zinc_prov.c): EVP_CIPHER_can_pipeline() is true. */
+#define AEAD_PIPELINE_FUNCTIONS \
+	{ OSSL_FUNC_CIPHER_PIPELINE_ENCRYPT_INIT, (void (*)(void))aead_pipeline_einit }, \
+	{ OSSL_FUNC_CIPHER_PIPELINE_DECRYPT_INIT, (void (*)(void))aead_pipeline_dinit }, \
+	{ OSSL_FUNC_CIPHER_PIPELINE_UPDATE, (void (*)(void))aead_pipeline_update }, \
+	{ OSSL_FUNC_CIPHER_PIPELINE_FINAL, (void (*)(void))aead_pipeline_final }
+
 const OSSL_DISPATCH zinc_chacha20_poly1305_functions[] = {
 	{ OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))chacha20_poly1305_newctx },
 	{ OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))chacha20_poly1305_get_params },
@@ -642,5 +737,21 @@ const OSSL_DISPATCH zinc_xchacha20_poly1305_functions[] = {
 	{ OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))xchacha20_poly1305_newctx },
 	{ OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))xchacha20_poly1305_get_params },
 	AEAD_COMMON_FUNCTIONS,
+	{ 0, NULL }
+};
+
+const OSSL_DISPATCH zinc_chacha20_poly1305_pipeline_functions[] = {
+	{ OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))chacha20_poly1305_newctx },
+	{ OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))chacha20_poly1305_get_params },
+	AEAD_COMMON_FUNCTIONS,
+	AEAD_PIPELINE_FUNCTIONS,
+	{ 0, NULL }
+};
+
+const OSSL_DISPATCH zinc_xchacha20_poly1305_pipeline_functions[] = {
+	{ OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))xchacha20_poly1305_newctx },
+	{ OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))xchacha20_poly1305_get_params },
+	AEAD_COMMON_FUNCTIONS,
+	AEAD_PIPELINE_FUNCTIONS,
 	{ 0, NULL }
 };

@@ -69,6 +69,31 @@ typedef int(OSSL_FUNC_cipher_decrypt_skey_init_fn)(void *cctx, void *skeydata,
 typedef int(OSSL_FUNC_mac_init_skey_fn)(void *mctx, void *key, const OSSL_PARAM params[]);
 #endif
 
+#ifndef OSSL_FUNC_CIPHER_PIPELINE_ENCRYPT_INIT
+#define OSSL_FUNC_CIPHER_PIPELINE_ENCRYPT_INIT 15
+#define OSSL_FUNC_CIPHER_PIPELINE_DECRYPT_INIT 16
+#define OSSL_FUNC_CIPHER_PIPELINE_UPDATE 17
+#define OSSL_FUNC_CIPHER_PIPELINE_FINAL 18
+typedef int(OSSL_FUNC_cipher_pipeline_encrypt_init_fn)(void *cctx, const unsigned char *key,
+							size_t keylen, size_t numpipes,
+							const unsigned char **iv, size_t ivlen,
+							const OSSL_PARAM params[]);
+typedef int(OSSL_FUNC_cipher_pipeline_decrypt_init_fn)(void *cctx, const unsigned char *key,
+							size_t keylen, size_t numpipes,
+							const unsigned char **iv, size_t ivlen,
+							const OSSL_PARAM params[]);
+typedef int(OSSL_FUNC_cipher_pipeline_update_fn)(void *cctx, size_t numpipes,
+						  unsigned char **out, size_t *outl,
+						  const size_t *outsize, const unsigned char **in,
+						  const size_t *inl);
+typedef int(OSSL_FUNC_cipher_pipeline_final_fn)(void *cctx, size_t numpipes,
+						 unsigned char **out, size_t *outl,
+						 const size_t *outsize);
+#endif
+#ifndef OSSL_CIPHER_PARAM_PIPELINE_AEAD_TAG
+#define OSSL_CIPHER_PARAM_PIPELINE_AEAD_TAG "pipeline-tag"
+#endif
+
 /* 3.6 */
 #ifndef OSSL_CIPHER_PARAM_ENCRYPT_THEN_MAC
 #define OSSL_CIPHER_PARAM_ENCRYPT_THEN_MAC "encrypt-then-mac"

@@ -38,6 +38,10 @@ const OSSL_ITEM zinc_reason_strings[] = {
 	  "zinc was built for another major version of OpenSSL: it refuses to load" },
 	{ ZINC_R_DHKEM_HKDF_UNAVAILABLE, "cannot fetch HKDF-SHA256 for dhkem-ikm" },
 	{ ZINC_R_DHKEM_DERIVATION_FAILED, "HKDF-SHA256 failed to derive the key from dhkem-ikm" },
+	{ ZINC_R_INVALID_PIPE_COUNT,
+	  "a pipeline has 1 to 32 records, the same number in every call" },
+	{ ZINC_R_RESULT_NOT_AVAILABLE,
+	  "the records' results are available only after a decrypting pipeline's final" },
 	{ 0, NULL }
 };
 

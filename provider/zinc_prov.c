@@ -15,12 +15,25 @@
 #include "zinc/zinc.h"
 #include "config.h"
 
+/* The ciphers, with one set of functions or another. */
+#define ZINC_CIPHER_ROWS(chacha20, chacha20_poly1305, xchacha20_poly1305) \
+	{ "ChaCha20", ZINC_PROPERTIES, chacha20, "ChaCha20 (RFC 8439)" }, \
+	{ "ChaCha20-Poly1305", ZINC_PROPERTIES, chacha20_poly1305, \
+	  "ChaCha20-Poly1305 AEAD (RFC 8439)" }, \
+	{ "XChaCha20-Poly1305", ZINC_PROPERTIES, xchacha20_poly1305, \
+	  "XChaCha20-Poly1305 AEAD (draft-irtf-cfrg-xchacha)" }
+
 static const OSSL_ALGORITHM zinc_ciphers[] = {
-	{ "ChaCha20", ZINC_PROPERTIES, zinc_chacha20_functions, "ChaCha20 (RFC 8439)" },
-	{ "ChaCha20-Poly1305", ZINC_PROPERTIES, zinc_chacha20_poly1305_functions,
-	  "ChaCha20-Poly1305 AEAD (RFC 8439)" },
-	{ "XChaCha20-Poly1305", ZINC_PROPERTIES, zinc_xchacha20_poly1305_functions,
-	  "XChaCha20-Poly1305 AEAD (draft-irtf-cfrg-xchacha)" },
+	ZINC_CIPHER_ROWS(zinc_chacha20_functions, zinc_chacha20_poly1305_functions,
+			 zinc_xchacha20_poly1305_functions),
+	{ NULL, NULL, NULL, NULL }
+};
+
+/* OpenSSL 3.5+: the same ciphers with the cipher pipeline functions. */
+static const OSSL_ALGORITHM zinc_ciphers_3_5[] = {
+	ZINC_CIPHER_ROWS(zinc_chacha20_pipeline_functions,
+			 zinc_chacha20_poly1305_pipeline_functions,
+			 zinc_xchacha20_poly1305_pipeline_functions),
 	{ NULL, NULL, NULL, NULL }
 };
 
@@ -62,7 +75,8 @@ static const OSSL_ALGORITHM *zinc_query(void *provctx, int operation_id, int *no
 	*no_cache = 0;
 	switch (operation_id) {
 	case OSSL_OP_CIPHER:
-		return zinc_ciphers;
+		/* Cipher functions 15..18 are pipelines from 3.5 on: before, offer none. */
+		return zinc_core_at_least(3, 5) ? zinc_ciphers_3_5 : zinc_ciphers;
 	case OSSL_OP_MAC:
 		return zinc_macs;
 	case OSSL_OP_DIGEST:

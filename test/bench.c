@@ -75,6 +75,7 @@ struct operation {
 	const char *what;
 	struct column cols[MAX_COLS];	/* unused ones have a NULL label */
 	const char *const *rows;	/* NULL: a row per message size */
+	size_t records;			/* messages per "once" (0: one) */
 };
 
 /* A column being timed. */
@@ -94,6 +95,7 @@ struct job {
 	uint64_t seq;
 	size_t res_len;			/* bytes of output at `out` */
 	const struct column *ref;	/* the table's zinc column, to check against */
+	size_t records;			/* messages per "once" */
 	unsigned char sk[KEY_LEN], peer[KEY_LEN];	/* libsodium X25519 */
 	struct wg_bench *wg;		/* the WireGuard handshake */
 };
@@ -171,6 +173,74 @@ static int record_once(struct job *job)
 	       EVP_EncryptFinal_ex(job->cctx, out + outl, &finl) &&
 	       EVP_CIPHER_CTX_ctrl(job->cctx, EVP_CTRL_AEAD_GET_TAG, TAG_LEN, out + job->len);
 }
+
+#if OPENSSL_VERSION_NUMBER >= 0x30500000L
+/* job->records records one after another, each as record_once. */
+static int records_once(struct job *job)
+{
+	size_t i;
+
+	for (i = 0; i < job->records; i++)
+		if (!record_once(job))
+			return 0;
+	return 1;
+}
+
+/* Each record's output (ciphertext, then tag), for the pipelines. */
+static unsigned char pipe_out[EVP_MAX_PIPES][MAX_LEN + TAG_LEN];
+
+static int pipeline_setup(struct job *job)
+{
+	return cipher_setup(job) && EVP_CIPHER_can_pipeline(job->cipher, 1);
+}
+
+/*
+ * job->records records in one pipeline: the same per record as
+ * record_once (its own nonce, 13-byte AAD, payload, tag after it), each
+ * step for all records in one call.
+ */
+static int pipeline_once(struct job *job)
+{
+	unsigned char nonce[EVP_MAX_PIPES][24], *outp[EVP_MAX_PIPES], *tagp[EVP_MAX_PIPES];
+	const unsigned char *ivp[EVP_MAX_PIPES], *inp[EVP_MAX_PIPES], *aadp[EVP_MAX_PIPES];
+	size_t inl[EVP_MAX_PIPES], aadl[EVP_MAX_PIPES], outl[EVP_MAX_PIPES];
+	size_t outsize[EVP_MAX_PIPES], i, n = job->records;
+	OSSL_PARAM params[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
+	void *tags = tagp;
+
+	for (i = 0; i < n; i++) {
+		next_nonce(job);
+		memcpy(nonce[i], job->nonce, job->nonce_len);
+		ivp[i] = nonce[i];
+		inp[i] = in;
+		inl[i] = job->len;
+		aadp[i] = aad;
+		aadl[i] = AAD_LEN;
+		outp[i] = pipe_out[i];
+		outsize[i] = job->len;
+		tagp[i] = pipe_out[i] + job->len;
+	}
+	if (!EVP_CipherPipelineEncryptInit(job->cctx, NULL, key, KEY_LEN, n, ivp, job->nonce_len) ||
+	    !EVP_CipherPipelineUpdate(job->cctx, NULL, outl, NULL, aadp, aadl) ||
+	    !EVP_CipherPipelineUpdate(job->cctx, outp, outl, outsize, inp, inl))
+		return 0;
+	for (i = 0; i < n; i++)
+		outp[i] += job->len;
+	params[0] = OSSL_PARAM_construct_octet_ptr(OSSL_CIPHER_PARAM_PIPELINE_AEAD_TAG, &tags,
+						   TAG_LEN);
+	return EVP_CipherPipelineFinal(job->cctx, outp, outl, outsize) &&
+	       EVP_CIPHER_CTX_get_params(job->cctx, params);
+}
+
+#define PIPELINE_TABLE(title, records) \
+	{ title, "records per call: one EVP_CipherPipeline call per step for all, or a " \
+		 "record at a time (13-byte AAD each); each size is one record's", \
+	  { { "zinc pipeline", ZINC, "ChaCha20-Poly1305", pipeline_setup, pipeline_once }, \
+	    { "default one at a time", DEFAULT, "ChaCha20-Poly1305", cipher_setup, \
+	      records_once }, \
+	    { "zinc one at a time", ZINC, "ChaCha20-Poly1305", cipher_setup, records_once } }, \
+	  NULL, records }
+#endif
 
 #if defined(HAVE_LIBSODIUM) || defined(HAVE_LIBB2)
 /*
@@ -487,12 +557,12 @@ static const char *const wg_rows[] = { "full", NULL };
 /* test/bench.gp plots these by title: keep both in step. */
 static const struct operation operations[] = {
 	{ "ChaCha20", "EVP_EncryptUpdate of each message on one long stream",
-	  VS_DEFAULT("ChaCha20", cipher_setup, stream_once), NULL },
+	  VS_DEFAULT("ChaCha20", cipher_setup, stream_once), NULL, 0 },
 	{ "ChaCha20-Poly1305 TLS-like record",
 	  "per record: new nonce, 13-byte AAD, payload, final, get tag",
 	  VS_DEFAULT_AND("ChaCha20-Poly1305", cipher_setup, record_once,
 		     SODIUM_COL("chacha20poly1305_ietf", sodium_aead_setup,
-				sodium_chacha_record_once)), NULL },
+				sodium_chacha_record_once)), NULL, 0 },
 	{ "XChaCha20-Poly1305 record",
 	  "the same record loop with a 24-byte nonce; OpenSSL itself has no XChaCha20",
 	  { { "zinc", ZINC, "XChaCha20-Poly1305", cipher_setup, record_once },
@@ -500,27 +570,33 @@ static const struct operation operations[] = {
 	    SODIUM_COL("xchacha20poly1305_ietf", sodium_aead_setup, sodium_xchacha_record_once),
 #endif
 	    { "zinc ChaCha20-Poly1305", ZINC, "ChaCha20-Poly1305", cipher_setup, record_once } },
-	  NULL },
+	  NULL, 0 },
 	{ "POLY1305 MAC", "per message: EVP_MAC_init with a 32-byte key, update, final",
 	  VS_DEFAULT_AND("POLY1305", mac_setup, mac_once,
 		     SODIUM_COL("onetimeauth_poly1305", sodium_check_setup,
-				sodium_poly1305_once)), NULL },
+				sodium_poly1305_once)), NULL, 0 },
 	{ "BLAKE2SMAC", "per message: EVP_MAC_init with a 32-byte key, update, final (32 bytes)",
 	  VS_DEFAULT_AND("BLAKE2SMAC", mac_setup, mac_once, LIBB2_COL("blake2s keyed", b2_mac_once)),
-	  NULL },
+	  NULL, 0 },
 	{ "BLAKE2S-256", "per message: EVP_DigestInit_ex2, update, final",
 	  VS_DEFAULT_AND("BLAKE2S-256", digest_setup, digest_once,
 			 LIBB2_COL("blake2s", b2_digest_once)),
-	  NULL },
+	  NULL, 0 },
 	{ "X25519",
 	  "EVP_PKEY_derive with a ready context; EVP_PKEY_keygen (time and rate per operation)",
 	  VS_DEFAULT_AND("X25519", x25519_setup, x25519_once,
 		     SODIUM_COL("scalarmult", sodium_x25519_setup, sodium_x25519_once)),
-	  x25519_rows },
+	  x25519_rows, 0 },
 	{ "WireGuard handshake",
 	  "docs/examples/wg-handshake.c, initiation and response, both sides (per handshake)",
 	  VS_DEFAULT("Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s", wg_setup, wg_handshake_once),
-	  wg_rows },
+	  wg_rows, 0 },
+#if OPENSSL_VERSION_NUMBER >= 0x30500000L
+	PIPELINE_TABLE("ChaCha20-Poly1305 pipeline of 1", 1),
+	PIPELINE_TABLE("ChaCha20-Poly1305 pipeline of 4", 4),
+	PIPELINE_TABLE("ChaCha20-Poly1305 pipeline of 16", 16),
+	PIPELINE_TABLE("ChaCha20-Poly1305 pipeline of 32", 32),
+#endif
 };
 
 static const size_t full_sizes[] = { 16, 64, 256, 1024, 1420, 8192, 16384 };
@@ -636,6 +712,7 @@ static int run_row(const struct operation *op, int ncols, size_t len, int runs,
 		jobs[c].col = &op->cols[c];
 		jobs[c].ref = &op->cols[0];
 		jobs[c].len = len;
+		jobs[c].records = op->records > 0 ? op->records : 1;
 		n[c] = jobs[c].col->setup(&jobs[c]) ? calibrate(&jobs[c], seconds) : 0;
 		ERR_clear_error();
 	}
@@ -661,7 +738,7 @@ static int run_row(const struct operation *op, int ncols, size_t len, int runs,
 			printf(" | %*.0f ns %8.0f/s", width(&op->cols[c]) - 14, med[c], 1e9 / med[c]);
 		else if (med[c] > 0)
 			printf(" | %*.3f GB/s %7.0f ns", width(&op->cols[c]) - 16,
-			       (double)len / med[c], med[c]);
+			       (double)(len * jobs[c].records) / med[c], med[c]);
 		else
 			printf(" | %*s", width(&op->cols[c]), "n/a");
 		ok &= med[c] > 0;
@@ -699,7 +776,8 @@ static void write_data(FILE *f, const struct operation *op, int ncols, size_t nr
 				fprintf(f, "%s\t%zu\t%s\t%s\t%.1f\t%.2f\tMB/s\n", op->title,
 					sizes[s], op->cols[c].label,
 					backend_name[op->cols[c].backend], med[s][c],
-					(double)sizes[s] * 1e3 / med[s][c]);
+					(double)sizes[s] * (double)(op->records > 0 ? op->records : 1) *
+						1e3 / med[s][c]);
 		}
 	fflush(f);
 }

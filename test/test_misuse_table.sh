@@ -27,7 +27,7 @@ set -u
 builddir=${ZINC_BUILDDIR:?}
 doc=${ZINC_SRCDIR:?}/docs/misuse.md
 programs=(test_cipher_misuse test_mac_misuse test_x25519_evp test_x25519_encoding
-	  test_primitives test_provider test_skey test_x25519_dhkem)
+	  test_primitives test_provider test_skey test_x25519_dhkem test_pipeline)
 
 if [ ! -r "$doc" ]; then
 	printf '1..1\nnot ok 1 - %s not found\n' "$doc"

@@ -7,6 +7,7 @@
 #define ZINC_CHACHA20POLY1305_H
 
 #include "zinc/chacha20.h"
+#include "zinc/chacha20_lanes.h"
 #include "zinc/poly1305.h"
 
 enum {
@@ -96,5 +97,59 @@ void chacha20poly1305_final(struct chacha20poly1305_ctx *ctx,
  */
 bool chacha20poly1305_final_verify(struct chacha20poly1305_ctx *ctx,
 				   const uint8_t *tag, size_t tag_len);
+
+/*
+ * Many records under one key, side by side (OpenSSL's cipher pipelines;
+ * chacha20poly1305_lanes.c): n records, each with its own nonce, AD, data
+ * and tag, processed together at every step.  The steps are those of the
+ * streaming API above, for all records at once: init, lanes_ad() calls,
+ * encrypt_update or decrypt_update calls, then lanes_final() or
+ * lanes_final_verify().  In every call, a record with len[i] == 0 is left
+ * alone and its pointers are not read; dst[i] may equal src[i], but no
+ * record's bytes may overlap another's.
+ */
+struct chacha20poly1305_lane {
+	uint64_t ad_len;
+	uint64_t data_len;
+	struct poly1305_ctx poly;
+};
+
+struct chacha20poly1305_lanes {
+	struct chacha20_lanes chacha;
+	struct chacha20poly1305_lane lane[CHACHA20_LANES_MAX];
+};
+
+/* n is 1..CHACHA20_LANES_MAX; nonce[i] is record i's nonce. */
+void chacha20poly1305_lanes_init(struct chacha20poly1305_lanes *ctx,
+				 const uint8_t key[CHACHA20POLY1305_KEY_SIZE],
+				 const uint8_t *const nonce[], size_t n);
+void xchacha20poly1305_lanes_init(struct chacha20poly1305_lanes *ctx,
+				  const uint8_t key[CHACHA20POLY1305_KEY_SIZE],
+				  const uint8_t *const nonce[], size_t n);
+/* Returns false, changing nothing, if a record given AD has had data. */
+bool chacha20poly1305_lanes_ad(struct chacha20poly1305_lanes *ctx,
+			       const uint8_t *const ad[], const size_t len[]);
+/*
+ * Return false, writing nothing, if a record's data would pass
+ * CHACHA20POLY1305_MAX_DATA.
+ */
+bool chacha20poly1305_lanes_encrypt_update(struct chacha20poly1305_lanes *ctx,
+					   uint8_t *const dst[], const uint8_t *const src[],
+					   const size_t len[]);
+bool chacha20poly1305_lanes_decrypt_update(struct chacha20poly1305_lanes *ctx,
+					   uint8_t *const dst[], const uint8_t *const src[],
+					   const size_t len[]);
+/* Writes record i's tag to tag[i] and wipes ctx (as lanes_wipe). */
+void chacha20poly1305_lanes_final(struct chacha20poly1305_lanes *ctx,
+				  uint8_t tag[][CHACHA20POLY1305_TAG_SIZE]);
+/*
+ * Compares the first tag_len (1..16) bytes of each record's tag with
+ * tag[i] in constant time and wipes ctx.  Returns the records that failed:
+ * bit i set if record i's tag does not match (0 if all do).
+ */
+uint32_t chacha20poly1305_lanes_final_verify(struct chacha20poly1305_lanes *ctx,
+					     const uint8_t *const tag[], size_t tag_len);
+/* Wipes the records in use, for a pipeline abandoned before its final. */
+void chacha20poly1305_lanes_wipe(struct chacha20poly1305_lanes *ctx);
 
 #endif
