@@ -67,6 +67,15 @@ OSSL_LIB_CTX *fz_default_ctx(void)
 	return default_ctx;
 }
 
+void *fz_malloc(size_t len)
+{
+	void *p = malloc(len + !len);
+
+	if (p == NULL)
+		abort();
+	return p;
+}
+
 void fz_fail(const char *fmt, ...)
 {
 	va_list ap;

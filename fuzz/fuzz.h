@@ -34,6 +34,8 @@ OSSL_LIB_CTX *fz_default_ctx(void);
 /* Reports a disagreement (with OpenSSL's error queue) and aborts. */
 void fz_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 #define FZ_CHECK(cond, ...) do { if (!(cond)) fz_fail(__VA_ARGS__); } while (0)
+/* len bytes of the heap (0 allowed: a distinct pointer), or abort. */
+void *fz_malloc(size_t len);
 /* Aborts if the two byte strings differ. */
 void fz_check_eq(const void *a, size_t alen, const void *b, size_t blen, const char *what);
 

@@ -45,15 +45,6 @@ struct job {
 	struct fz_split sp;	/* zinc's pieces (default takes one piece each) */
 };
 
-static void *xmalloc(size_t len)
-{
-	void *p = malloc(len + !len);
-
-	if (p == NULL)
-		abort();
-	return p;
-}
-
 static int tag_param(EVP_CIPHER_CTX *ctx, int get, uint8_t *tag, size_t len)
 {
 	OSSL_PARAM p[2] = { OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag, len),
@@ -165,7 +156,7 @@ done:
 static void stream_case(struct job *j, struct fz *in)
 {
 	uint8_t ztag[TAG + 4], dtag[TAG + 4], fulltag[TAG];
-	uint8_t *ct = xmalloc(j->len), *zout = xmalloc(j->len), *dout = xmalloc(j->len);
+	uint8_t *ct = fz_malloc(j->len), *zout = fz_malloc(j->len), *dout = fz_malloc(j->len);
 	uint8_t where = fz_u8(in), bit = fz_u8(in);
 	struct job one = *j;
 	int zv, dv;
@@ -241,7 +232,7 @@ static void tls_case(struct job *j, struct fz *in)
 	int records = 1 + (flags & 3), keep_len = flags & 4, tamper = flags & 8;
 	uint8_t aad[TLS_AAD];
 	size_t rlen = j->len + TAG;
-	uint8_t *buf = xmalloc(rlen), *zout = xmalloc(rlen), *dout = xmalloc(rlen);
+	uint8_t *buf = fz_malloc(rlen), *zout = fz_malloc(rlen), *dout = fz_malloc(rlen);
 	EVP_CIPHER_CTX *ze = tls_ctx(zc, j, 1), *de = tls_ctx(dc, j, 1);
 	EVP_CIPHER_CTX *zd = tls_ctx(zc, j, 0), *dd = tls_ctx(dc, j, 0);
 
@@ -306,7 +297,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_split_init(&j.sp, &in);
 	/* The AAD is a copy: a tampered byte must not change the input. */
 	j.alen = fz_below(&in, 512);
-	aad = xmalloc(j.alen);
+	aad = fz_malloc(j.alen);
 	fz_take(&in, aad, j.alen);
 	j.aad = aad;
 	/* What the cases below read comes first, then the message: the rest. */

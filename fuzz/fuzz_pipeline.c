@@ -71,15 +71,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static void *xmalloc(size_t len)
-{
-	void *p = malloc(len + !len);
-
-	if (p == NULL)
-		abort();
-	return p;
-}
-
 /* One record alone, as any EVP user seals it; returns 0 if refused. */
 static int seal_alone(EVP_CIPHER *c, int aead, const uint8_t *key, const struct rec *r,
 		      uint8_t *ct, uint8_t *tag)
@@ -231,13 +222,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	taglen = 1 + fz_below(&in, TAG);
 	for (i = 0; i < n; i++) {
 		fz_take(&in, r[i].aad, r[i].alen);
-		r[i].pt = xmalloc(r[i].len);
-		r[i].ct = xmalloc(r[i].len);
-		r[i].out = xmalloc(r[i].len);
-		r[i].opened = xmalloc(r[i].len);
+		r[i].pt = fz_malloc(r[i].len);
+		r[i].ct = fz_malloc(r[i].len);
+		r[i].out = fz_malloc(r[i].len);
+		r[i].opened = fz_malloc(r[i].len);
 		fz_take(&in, r[i].pt, r[i].len);
 	}
-	alone = xmalloc(MAX_DATA);
+	alone = fz_malloc(MAX_DATA);
 
 	/* Sealed as a pipeline: each record as sealed alone. */
 	pipeline(cc, key, r, n, 1, inplace, TAG, &sp, NULL);

@@ -34,15 +34,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static void *xmalloc(size_t len)
-{
-	void *p = malloc(len + !len);
-
-	if (p == NULL)
-		abort();
-	return p;
-}
-
 /* Feeds len bytes in the pieces sp draws (out NULL: AAD). */
 static int feed(EVP_CIPHER_CTX *ctx, struct fz_split *sp, uint8_t *out, const uint8_t *in,
 		size_t len)
@@ -96,12 +87,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_take(&in, key, sizeof(key));
 	fz_take(&in, nonce, sizeof(nonce));
 	fz_split_init(&sp, &in);
-	aad = xmalloc(alen);
+	aad = fz_malloc(alen);
 	fz_take(&in, aad, alen);
 	msg = fz_ref(&in, SIZE_MAX, &len);
 	/* Exactly len bytes each, so that ASan sees a write past the end. */
-	ct = xmalloc(len);
-	pt = xmalloc(len);
+	ct = fz_malloc(len);
+	pt = fz_malloc(len);
 
 	/* Encryption, in place or not. */
 	if (flags & 1)
@@ -109,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FZ_CHECK(zinc(1, key, nonce, aad, alen, flags & 1 ? ct : msg, ct, len, tag, TAG, &sp),
 		 "zinc encryption failed");
 	{
-		uint8_t *want = xmalloc(len), wtag[TAG];
+		uint8_t *want = fz_malloc(len), wtag[TAG];
 
 		crypto_aead_xchacha20poly1305_ietf_encrypt_detached(want, wtag, NULL, msg, len, aad,
 								    alen, NULL, nonce, key);
