@@ -115,8 +115,16 @@ struct chacha20poly1305_lane {
 };
 
 struct chacha20poly1305_lanes {
-	struct chacha20_lanes chacha;
-	struct chacha20poly1305_lane lane[CHACHA20_LANES_MAX];
+	struct chacha20_lanes chacha;	/* chacha.n: the number of records */
+	union {
+		struct chacha20poly1305_lane lane[CHACHA20_LANES_MAX];
+		/*
+		 * A lone record gains nothing from lanes: it runs the
+		 * streaming code above, which computes its Poly1305 key
+		 * block in one pass with its first data.
+		 */
+		struct chacha20poly1305_ctx one;
+	};
 };
 
 /* n is 1..CHACHA20_LANES_MAX; nonce[i] is record i's nonce. */

@@ -212,8 +212,12 @@ void chacha20poly1305_lanes_init(struct chacha20poly1305_lanes *ctx,
 	uint32_t k[8];
 	size_t i;
 
-	key_words(k, key);
 	ctx->chacha.n = n;
+	if (n == 1) {
+		chacha20poly1305_init(&ctx->one, key, nonce[0]);
+		return;
+	}
+	key_words(k, key);
 	for (i = 0; i < n; i++) {
 		aead_iv(iv, nonce[i]);
 		lane_set(&ctx->chacha.lane[i], k, iv);
@@ -237,8 +241,12 @@ void xchacha20poly1305_lanes_init(struct chacha20poly1305_lanes *ctx,
 	uint32_t k[8];
 	size_t i, w;
 
-	key_words(k, key);
 	ctx->chacha.n = n;
+	if (n == 1) {
+		xchacha20poly1305_init(&ctx->one, key, nonce[0]);
+		return;
+	}
+	key_words(k, key);
 	batch.n = 0;
 	for (i = 0; i < n; i++) {
 		struct chacha20_lane *lane = &ctx->chacha.lane[i];
@@ -270,6 +278,8 @@ bool chacha20poly1305_lanes_ad(struct chacha20poly1305_lanes *ctx,
 {
 	size_t i;
 
+	if (ctx->chacha.n == 1)
+		return len[0] == 0 || chacha20poly1305_ad(&ctx->one, ad[0], len[0]);
 	for (i = 0; i < ctx->chacha.n; i++)
 		if (len[i] > 0 && ctx->lane[i].data_len > 0)
 			return false;
@@ -304,6 +314,9 @@ bool chacha20poly1305_lanes_encrypt_update(struct chacha20poly1305_lanes *ctx,
 					   uint8_t *const dst[], const uint8_t *const src[],
 					   const size_t len[])
 {
+	if (ctx->chacha.n == 1)
+		return len[0] == 0 ||
+		       chacha20poly1305_encrypt_update(&ctx->one, dst[0], src[0], len[0]);
 	if (!data_begin(ctx, len))
 		return false;
 	chacha20_lanes_crypt(&ctx->chacha, dst, src, len);
@@ -316,6 +329,9 @@ bool chacha20poly1305_lanes_decrypt_update(struct chacha20poly1305_lanes *ctx,
 					   uint8_t *const dst[], const uint8_t *const src[],
 					   const size_t len[])
 {
+	if (ctx->chacha.n == 1)
+		return len[0] == 0 ||
+		       chacha20poly1305_decrypt_update(&ctx->one, dst[0], src[0], len[0]);
 	if (!data_begin(ctx, len))
 		return false;
 	mac_lanes(ctx, src, len);
@@ -330,6 +346,11 @@ void chacha20poly1305_lanes_final(struct chacha20poly1305_lanes *ctx,
 	uint8_t tail[32] = { 0 };
 	size_t i;
 
+	if (ctx->chacha.n == 1) {
+		chacha20poly1305_final(&ctx->one, tag[0]);	/* wipes ctx->one */
+		chacha20_lanes_wipe(&ctx->chacha);
+		return;
+	}
 	for (i = 0; i < ctx->chacha.n; i++) {
 		struct chacha20poly1305_lane *lane = &ctx->lane[i];
 		/* The AD's padding is still due if no data came. */
@@ -346,7 +367,10 @@ void chacha20poly1305_lanes_final(struct chacha20poly1305_lanes *ctx,
 
 void chacha20poly1305_lanes_wipe(struct chacha20poly1305_lanes *ctx)
 {
-	zinc_memzero(ctx->lane, ctx->chacha.n * sizeof(ctx->lane[0]));
+	if (ctx->chacha.n == 1)
+		zinc_memzero(&ctx->one, sizeof(ctx->one));
+	else
+		zinc_memzero(ctx->lane, ctx->chacha.n * sizeof(ctx->lane[0]));
 	chacha20_lanes_wipe(&ctx->chacha);
 }
 
